@@ -1,1 +1,51 @@
-//! Scalar reference GJK/EPA.
+//! # gjk-core: the scalar reference narrowphase of widephase
+//!
+//! Support-mapped convex shapes ([`Sphere`], [`Cuboid`], [`Capsule`], [`Cylinder`],
+//! [`Cone`], [`ConvexHull`], [`Rounded`]) and the three classic queries:
+//! [`intersects`] (boolean GJK), [`distance`] (GJK with closest points) and
+//! [`contact`] (GJK + EPA penetration depth). Everything is computed in A's frame
+//! with B's pose relative to it; the normal points from A to B.
+//!
+//! Clarity and robustness come first: this crate is the oracle that the SIMD crate
+//! is tested against. Shapes and poses validate on construction, every loop is
+//! capped and reports how it ended, and all tolerances live in [`tolerance`].
+//!
+//! ```
+//! use gjk_core::{Cuboid, Pose, Sphere, contact, distance, intersects};
+//! use glam::{Quat, Vec3};
+//!
+//! let ball = Sphere::new(0.5)?;
+//! let crate_ = Cuboid::new(Vec3::splat(1.0))?;
+//! let at = |x: f32| Pose::new(Quat::IDENTITY, Vec3::new(x, 0.0, 0.0)).unwrap();
+//!
+//! // Ball centre 3 units from the box centre: 3 - 1 - 0.5 = 1.5 apart.
+//! let d = distance(&crate_, &at(0.0), &ball, &at(3.0));
+//! assert!((d.distance - 1.5).abs() < 1e-5);
+//! assert!(!intersects(&crate_, &at(0.0), &ball, &at(3.0)));
+//!
+//! // Ball centre 1.25 from the box centre: 0.25 deep, pushed out along +X.
+//! let c = contact(&crate_, &at(0.0), &ball, &at(1.25), 0.0).unwrap();
+//! assert!((c.depth - 0.25).abs() < 1e-5);
+//! assert!((c.normal - Vec3::X).length() < 1e-5);
+//! # Ok::<(), gjk_core::ShapeError>(())
+//! ```
+
+pub mod aabb;
+pub mod error;
+pub mod pose;
+pub mod query;
+pub mod shapes;
+pub mod support;
+pub mod tolerance;
+
+pub use aabb::Aabb;
+pub use error::{PoseError, ShapeError};
+/// Re-export of the math library the API is written in.
+pub use glam;
+pub use pose::Pose;
+pub use query::contact::{Contact, contact};
+pub use query::gjk::{Distance, Intersection, distance, intersection, intersects};
+pub use query::minkowski::SupportPoint;
+pub use query::status::Status;
+pub use shapes::{Capsule, Cone, ConvexHull, Cuboid, Cylinder, Rounded, Shape, ShapeKind, Sphere};
+pub use support::SupportMap;

@@ -1,0 +1,153 @@
+//! Errors for invalid shapes and poses.
+//!
+//! Every constructor validates its input so that the queries can assume finite,
+//! positive sizes: a NaN that reaches GJK turns every comparison false and can make
+//! a loop run to its cap or return garbage silently.
+
+use std::fmt;
+
+/// Why a shape could not be built.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ShapeError {
+    /// A size or coordinate was NaN or infinite.
+    NotFinite {
+        /// The shape being built, e.g. `"Cuboid"`.
+        shape: &'static str,
+        /// The offending field, e.g. `"half_extents.y"`.
+        field: &'static str,
+    },
+    /// A size that must be strictly positive was zero or negative.
+    NotPositive {
+        /// The shape being built.
+        shape: &'static str,
+        /// The offending field.
+        field: &'static str,
+        /// The value given.
+        value: f32,
+    },
+    /// A size that may be zero was negative.
+    Negative {
+        /// The shape being built.
+        shape: &'static str,
+        /// The offending field.
+        field: &'static str,
+        /// The value given.
+        value: f32,
+    },
+    /// A convex hull needs at least four points.
+    TooFewPoints {
+        /// How many points were given.
+        found: usize,
+    },
+    /// A hull input point was NaN or infinite.
+    NonFinitePoint {
+        /// Index of the first bad point.
+        index: usize,
+    },
+    /// The hull input has no volume: all points coincide, lie on a line or on a plane
+    /// (within the construction tolerance).
+    Degenerate {
+        /// `"coincident"`, `"collinear"` or `"coplanar"`.
+        kind: &'static str,
+    },
+}
+
+impl fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShapeError::NotFinite { shape, field } => {
+                write!(f, "{shape}: `{field}` must be finite (got NaN or infinity)")
+            }
+            ShapeError::NotPositive {
+                shape,
+                field,
+                value,
+            } => {
+                write!(f, "{shape}: `{field}` must be > 0 (got {value})")
+            }
+            ShapeError::Negative {
+                shape,
+                field,
+                value,
+            } => {
+                write!(f, "{shape}: `{field}` must be >= 0 (got {value})")
+            }
+            ShapeError::TooFewPoints { found } => {
+                write!(f, "ConvexHull: needs at least 4 points (got {found})")
+            }
+            ShapeError::NonFinitePoint { index } => {
+                write!(f, "ConvexHull: point {index} is NaN or infinite")
+            }
+            ShapeError::Degenerate { kind } => {
+                write!(f, "ConvexHull: the points are {kind}; a hull needs volume")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ShapeError {}
+
+/// Why a pose could not be built.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PoseError {
+    /// A rotation or translation component was NaN or infinite.
+    NotFinite {
+        /// `"rotation"` or `"translation"`.
+        field: &'static str,
+    },
+    /// The rotation quaternion has (near) zero length and cannot be normalized.
+    ZeroRotation,
+}
+
+impl fmt::Display for PoseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PoseError::NotFinite { field } => {
+                write!(f, "Pose: `{field}` must be finite (got NaN or infinity)")
+            }
+            PoseError::ZeroRotation => {
+                write!(f, "Pose: rotation quaternion has zero length")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PoseError {}
+
+/// Checks a size that must be finite and strictly positive.
+pub(crate) fn positive(
+    shape: &'static str,
+    field: &'static str,
+    value: f32,
+) -> Result<f32, ShapeError> {
+    if !value.is_finite() {
+        return Err(ShapeError::NotFinite { shape, field });
+    }
+    if value <= 0.0 {
+        return Err(ShapeError::NotPositive {
+            shape,
+            field,
+            value,
+        });
+    }
+    Ok(value)
+}
+
+/// Checks a size that must be finite and may be zero.
+pub(crate) fn non_negative(
+    shape: &'static str,
+    field: &'static str,
+    value: f32,
+) -> Result<f32, ShapeError> {
+    if !value.is_finite() {
+        return Err(ShapeError::NotFinite { shape, field });
+    }
+    if value < 0.0 {
+        return Err(ShapeError::Negative {
+            shape,
+            field,
+            value,
+        });
+    }
+    Ok(value)
+}

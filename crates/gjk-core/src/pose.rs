@@ -1,0 +1,172 @@
+//! Rigid poses (rotation then translation).
+
+use glam::{Mat3, Quat, Vec3};
+
+use crate::error::PoseError;
+
+/// A rigid transform: first rotate by `rotation`, then translate by `translation`.
+///
+/// Built through [`Pose::new`], which rejects non-finite input and normalizes the
+/// quaternion, so every `Pose` a query sees is a proper rigid motion.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pose {
+    rotation: Quat,
+    translation: Vec3,
+}
+
+impl Default for Pose {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+impl Pose {
+    /// The identity pose.
+    pub const IDENTITY: Pose = Pose {
+        rotation: Quat::IDENTITY,
+        translation: Vec3::ZERO,
+    };
+
+    /// A validated pose. The rotation need not be unit length (it is normalized) but
+    /// must be finite and non-zero; the translation must be finite.
+    pub fn new(rotation: Quat, translation: Vec3) -> Result<Self, PoseError> {
+        if !rotation.is_finite() {
+            return Err(PoseError::NotFinite { field: "rotation" });
+        }
+        if !translation.is_finite() {
+            return Err(PoseError::NotFinite {
+                field: "translation",
+            });
+        }
+        let len_sq = rotation.length_squared();
+        if len_sq <= f32::MIN_POSITIVE || !len_sq.is_finite() {
+            return Err(PoseError::ZeroRotation);
+        }
+        Ok(Self {
+            rotation: rotation.normalize(),
+            translation,
+        })
+    }
+
+    /// A pure translation.
+    pub fn from_translation(translation: Vec3) -> Result<Self, PoseError> {
+        Self::new(Quat::IDENTITY, translation)
+    }
+
+    /// The unit rotation.
+    pub fn rotation(&self) -> Quat {
+        self.rotation
+    }
+
+    /// The translation.
+    pub fn translation(&self) -> Vec3 {
+        self.translation
+    }
+
+    /// The rotation as a matrix (faster to apply many times).
+    pub fn rotation_matrix(&self) -> Mat3 {
+        Mat3::from_quat(self.rotation)
+    }
+
+    /// The inverse motion: `self.inverse() * self` is the identity.
+    pub fn inverse(&self) -> Pose {
+        let inv = self.rotation.conjugate();
+        Pose {
+            rotation: inv,
+            translation: -(inv * self.translation),
+        }
+    }
+
+    /// `self * other`: apply `other`, then `self`.
+    pub fn compose(&self, other: &Pose) -> Pose {
+        Pose {
+            rotation: (self.rotation * other.rotation).normalize(),
+            translation: self.rotation * other.translation + self.translation,
+        }
+    }
+
+    /// The pose of `other` expressed in this pose's frame, `self⁻¹ * other`.
+    ///
+    /// Every query runs in A's frame with this relative pose of B: the subtraction of
+    /// the two translations happens once, before any rotation, so the result does not
+    /// degrade with the distance of the pair from the world origin.
+    pub fn relative(&self, other: &Pose) -> Pose {
+        let inv = self.rotation.conjugate();
+        Pose {
+            rotation: (inv * other.rotation).normalize(),
+            translation: inv * (other.translation - self.translation),
+        }
+    }
+
+    /// Maps a point from this pose's local frame to the parent frame.
+    pub fn transform_point(&self, p: Vec3) -> Vec3 {
+        self.rotation * p + self.translation
+    }
+
+    /// Rotates a direction from this pose's local frame to the parent frame.
+    pub fn transform_vector(&self, v: Vec3) -> Vec3 {
+        self.rotation * v
+    }
+
+    /// Maps a parent-frame point into this pose's local frame.
+    pub fn inverse_transform_point(&self, p: Vec3) -> Vec3 {
+        self.rotation.conjugate() * (p - self.translation)
+    }
+
+    /// Rotates a parent-frame direction into this pose's local frame.
+    pub fn inverse_transform_vector(&self, v: Vec3) -> Vec3 {
+        self.rotation.conjugate() * v
+    }
+}
+
+impl std::ops::Mul for Pose {
+    type Output = Pose;
+    fn mul(self, rhs: Pose) -> Pose {
+        self.compose(&rhs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_bad_input() {
+        assert_eq!(
+            Pose::new(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0), Vec3::ZERO),
+            Err(PoseError::ZeroRotation)
+        );
+        assert_eq!(
+            Pose::new(Quat::IDENTITY, Vec3::new(f32::NAN, 0.0, 0.0)),
+            Err(PoseError::NotFinite {
+                field: "translation"
+            })
+        );
+        assert_eq!(
+            Pose::new(Quat::from_xyzw(f32::INFINITY, 0.0, 0.0, 1.0), Vec3::ZERO),
+            Err(PoseError::NotFinite { field: "rotation" })
+        );
+    }
+
+    #[test]
+    fn inverse_and_relative() {
+        let a = Pose::new(
+            Quat::from_rotation_y(0.7) * Quat::from_rotation_x(0.3),
+            Vec3::new(1.0, 2.0, 3.0),
+        )
+        .unwrap();
+        let b = Pose::new(Quat::from_rotation_z(-1.1), Vec3::new(-4.0, 0.5, 2.0)).unwrap();
+        let p = Vec3::new(0.3, -0.2, 0.9);
+        assert!((a.inverse().transform_point(a.transform_point(p)) - p).length() < 1e-5);
+        // relative(b) maps B-local to A-local.
+        let via_world = a.inverse_transform_point(b.transform_point(p));
+        let via_rel = a.relative(&b).transform_point(p);
+        assert!((via_world - via_rel).length() < 1e-5);
+        assert!(
+            ((a * b).transform_point(p) - a.transform_point(b.transform_point(p))).length() < 1e-5
+        );
+        // Un-normalized quaternions are normalized.
+        let q = Pose::new(Quat::from_xyzw(0.0, 0.0, 0.0, 3.0), Vec3::ZERO).unwrap();
+        assert!((q.rotation().length() - 1.0).abs() < 1e-6);
+    }
+}

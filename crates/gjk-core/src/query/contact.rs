@@ -1,0 +1,79 @@
+//! Contact generation: signed separation along a normal, from GJK and EPA.
+
+use glam::Vec3;
+
+use super::epa::penetration;
+use super::gjk::{Goal, run};
+use super::minkowski::Minkowski;
+use super::status::Status;
+use crate::pose::Pose;
+use crate::support::SupportMap;
+use crate::tolerance::TOUCH_TOLERANCE;
+
+/// A contact between two shapes, in world space.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Contact {
+    /// Penetration depth: positive when the shapes overlap, negative (a gap) when
+    /// they are apart but within the prediction distance. Translating B by
+    /// `depth * normal` brings the shapes to touching.
+    pub depth: f32,
+    /// Unit vector from A towards B.
+    pub normal: Vec3,
+    /// The point of A deepest in B (or closest to B when apart).
+    pub point_a: Vec3,
+    /// The point of B deepest in A (or closest to A when apart).
+    /// `point_a - point_b = depth * normal`.
+    pub point_b: Vec3,
+    /// Support evaluations of GJK and EPA together.
+    pub iterations: u32,
+    /// How the last loop (EPA when it ran, else GJK) ended.
+    pub status: Status,
+}
+
+/// The contact between `a` at `pose_a` and `b` at `pose_b`, or `None` when they are
+/// farther apart than `prediction` (a NaN or negative prediction counts as 0).
+///
+/// Separated or margin-only overlaps come straight from GJK on the cores; when the
+/// cores themselves overlap, EPA measures their penetration and the margins are
+/// added (exact: the dilation adds the same radius in every direction).
+pub fn contact<A, B>(a: &A, pose_a: &Pose, b: &B, pose_b: &Pose, prediction: f32) -> Option<Contact>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let prediction = prediction.max(0.0);
+    let mut m = Minkowski::new(a, pose_a, b, pose_b);
+    let (ma, mb) = m.margins();
+    let touch = TOUCH_TOLERANCE * m.scale();
+    let out = run(&mut m, Goal::Distance);
+    let world_point = |p: Vec3| pose_a.transform_point(p);
+
+    if !out.cores_overlap {
+        let core_distance = out.v.length();
+        let gap = core_distance - ma - mb;
+        if gap > prediction.max(touch) {
+            return None;
+        }
+        let n = -out.v / core_distance;
+        let (core_a, core_b) = out.simplex.witnesses();
+        return Some(Contact {
+            depth: -gap,
+            normal: pose_a.transform_vector(n),
+            point_a: world_point(core_a + n * ma),
+            point_b: world_point(core_b - n * mb),
+            iterations: out.iterations,
+            status: out.status,
+        });
+    }
+
+    let pen = penetration(&mut m, &out.simplex, touch);
+    let n = pen.normal;
+    Some(Contact {
+        depth: pen.depth + ma + mb,
+        normal: pose_a.transform_vector(n),
+        point_a: world_point(pen.point_a + n * ma),
+        point_b: world_point(pen.point_b - n * mb),
+        iterations: out.iterations + pen.iterations,
+        status: pen.status,
+    })
+}

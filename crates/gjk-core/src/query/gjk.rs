@@ -1,0 +1,242 @@
+//! GJK: boolean intersection and distance with closest points.
+
+use glam::Vec3;
+
+use super::minkowski::{Minkowski, SupportPoint};
+use super::simplex::Simplex;
+use super::status::Status;
+use crate::pose::Pose;
+use crate::support::SupportMap;
+use crate::tolerance::{GJK_GAP_FLOOR, GJK_MAX_ITERATIONS, GJK_RELATIVE_GAP, TOUCH_TOLERANCE};
+
+/// What [`intersection`] found.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Intersection {
+    /// Whether the shapes overlap or touch (see [`TOUCH_TOLERANCE`]).
+    pub intersecting: bool,
+    /// Support evaluations performed.
+    pub iterations: u32,
+    /// How the loop ended.
+    pub status: Status,
+}
+
+/// What [`distance`] found. All points and directions are in world space.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Distance {
+    /// The distance between the shapes; exactly 0 when they overlap or touch.
+    pub distance: f32,
+    /// For separated shapes, the point of A closest to B. For overlapping shapes, a
+    /// point inside both (the same as `point_b`).
+    pub point_a: Vec3,
+    /// For separated shapes, the point of B closest to A.
+    pub point_b: Vec3,
+    /// Unit vector from A towards B (`point_b - point_a` normalized); zero when the
+    /// shapes overlap, since no direction is preferred then (use `contact`).
+    pub normal: Vec3,
+    /// Support evaluations performed.
+    pub iterations: u32,
+    /// How the loop ended.
+    pub status: Status,
+}
+
+/// When the GJK loop may stop early.
+#[derive(Clone, Copy)]
+pub(crate) enum Goal {
+    /// Run to convergence of the distance between the cores.
+    Distance,
+    /// Stop as soon as the shapes (cores plus this total margin, plus the touch
+    /// tolerance) are known to overlap or to be apart.
+    Boolean { reach: f32 },
+}
+
+/// Where GJK left the cores.
+pub(crate) struct GjkOutcome {
+    /// The final simplex (its weights give witness points on the cores).
+    pub simplex: Simplex,
+    /// The point of `core(A) - core(B)` closest to the origin found; `|v|` is an
+    /// upper bound of the cores' distance.
+    pub v: Vec3,
+    /// The cores overlap or touch: `|v|` fell below the touch tolerance or the
+    /// simplex enclosed the origin.
+    pub cores_overlap: bool,
+    /// For [`Goal::Boolean`]: the verdict.
+    pub shapes_intersect: bool,
+    pub iterations: u32,
+    pub status: Status,
+}
+
+/// The GJK loop on the cores, in A's frame.
+///
+/// Termination tests, in order: containment (`|v|` within the touch tolerance),
+/// the early verdicts of the boolean goal, the relative duality gap with its
+/// rounding floor, a repeated support point, and no decrease of `|v|` (which makes
+/// cycling impossible: bepu's rule). The cap ends everything else.
+pub(crate) fn run<A, B>(m: &mut Minkowski<A, B>, goal: Goal) -> GjkOutcome
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let touch = TOUCH_TOLERANCE * m.scale();
+    // Start from the support along the line between the centres: for separated
+    // shapes it is already close to the closest feature.
+    let first_dir = if m.offset.length_squared() > 0.0 {
+        m.offset
+    } else {
+        Vec3::X
+    };
+    let first: SupportPoint = m.support(first_dir);
+    let mut simplex = Simplex::single(first);
+    let mut v = first.w;
+    let mut max_w_sq = first.w.length_squared();
+    let mut iterations = 1;
+    let outcome = |simplex, v, cores_overlap, shapes_intersect, iterations, status| GjkOutcome {
+        simplex,
+        v,
+        cores_overlap,
+        shapes_intersect,
+        iterations,
+        status,
+    };
+
+    loop {
+        let vv = v.length_squared();
+        if !vv.is_finite() {
+            return outcome(simplex, v, false, false, iterations, Status::Degenerate);
+        }
+        if vv <= touch * touch {
+            return outcome(simplex, v, true, true, iterations, Status::Converged);
+        }
+        let v_len = vv.sqrt();
+        if let Goal::Boolean { reach } = goal {
+            if v_len <= reach {
+                return outcome(simplex, v, false, true, iterations, Status::Converged);
+            }
+        }
+        if iterations >= GJK_MAX_ITERATIONS {
+            let hit = matches!(goal, Goal::Boolean { reach } if v_len <= reach);
+            return outcome(simplex, v, false, hit, iterations, Status::IterationLimit);
+        }
+
+        let w = m.support(-v);
+        iterations += 1;
+        let vw = v.dot(w.w);
+        if let Goal::Boolean { reach } = goal {
+            // `v·w / |v|` is a lower bound of the cores' distance: the plane through
+            // w orthogonal to v separates the origin from core(A) - core(B).
+            if vw > reach * v_len {
+                return outcome(simplex, v, false, false, iterations, Status::Converged);
+            }
+        }
+        max_w_sq = max_w_sq.max(w.w.length_squared());
+        let gap = vv - vw;
+        if gap <= GJK_RELATIVE_GAP * vv
+            || gap <= GJK_GAP_FLOOR * v_len * max_w_sq.sqrt()
+            || simplex.contains(w.w)
+        {
+            let hit = matches!(goal, Goal::Boolean { reach } if v_len <= reach);
+            return outcome(simplex, v, false, hit, iterations, Status::Converged);
+        }
+
+        let previous = simplex;
+        simplex.push(w);
+        let next_v = simplex.solve();
+        if simplex.len == 4 {
+            return outcome(
+                simplex,
+                Vec3::ZERO,
+                true,
+                true,
+                iterations,
+                Status::Converged,
+            );
+        }
+        if next_v.length_squared() >= vv {
+            // No progress: the previous simplex is as good as it gets in f32.
+            let hit = matches!(goal, Goal::Boolean { reach } if v_len <= reach);
+            return outcome(previous, v, false, hit, iterations, Status::Converged);
+        }
+        v = next_v;
+    }
+}
+
+/// Full report of the boolean test: whether `a` at `pose_a` and `b` at `pose_b`
+/// overlap or touch, with the iteration count and status.
+pub fn intersection<A, B>(a: &A, pose_a: &Pose, b: &B, pose_b: &Pose) -> Intersection
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let mut m = Minkowski::new(a, pose_a, b, pose_b);
+    let (ma, mb) = m.margins();
+    let reach = ma + mb + TOUCH_TOLERANCE * m.scale();
+    let out = run(&mut m, Goal::Boolean { reach });
+    Intersection {
+        intersecting: out.shapes_intersect,
+        iterations: out.iterations,
+        status: out.status,
+    }
+}
+
+/// Whether `a` at `pose_a` and `b` at `pose_b` overlap or touch.
+///
+/// Boolean GJK with early exits on both sides: it stops as soon as a separating
+/// plane is found or the cores come within the margins.
+pub fn intersects<A, B>(a: &A, pose_a: &Pose, b: &B, pose_b: &Pose) -> bool
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    intersection(a, pose_a, b, pose_b).intersecting
+}
+
+/// Distance and closest points between `a` at `pose_a` and `b` at `pose_b`.
+///
+/// GJK runs on the cores in A's frame; the margins are subtracted afterwards and
+/// the witness points pushed out along the normal by each shape's margin.
+pub fn distance<A, B>(a: &A, pose_a: &Pose, b: &B, pose_b: &Pose) -> Distance
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let mut m = Minkowski::new(a, pose_a, b, pose_b);
+    let (ma, mb) = m.margins();
+    let touch = TOUCH_TOLERANCE * m.scale();
+    let out = run(&mut m, Goal::Distance);
+    let (core_a, core_b) = out.simplex.witnesses();
+    let core_distance = if out.cores_overlap {
+        0.0
+    } else {
+        out.v.length()
+    };
+    let gap = core_distance - ma - mb;
+    let world = |p: Vec3| pose_a.transform_point(p);
+    if gap <= touch {
+        // Overlapping or touching. A point inside both shapes: on the segment
+        // between the cores' witness points, split in proportion to the margins.
+        let inside = if core_distance > 0.0 && ma + mb > 0.0 {
+            core_a + (core_b - core_a) * (ma / (ma + mb))
+        } else {
+            (core_a + core_b) * 0.5
+        };
+        let p = world(inside);
+        return Distance {
+            distance: 0.0,
+            point_a: p,
+            point_b: p,
+            normal: Vec3::ZERO,
+            iterations: out.iterations,
+            status: out.status,
+        };
+    }
+    // -v is the exact direction of the closest point; the witness difference
+    // carries the rounding of the weights.
+    let n = -out.v / core_distance;
+    Distance {
+        distance: gap,
+        point_a: world(core_a + n * ma),
+        point_b: world(core_b - n * mb),
+        normal: pose_a.transform_vector(n),
+        iterations: out.iterations,
+        status: out.status,
+    }
+}

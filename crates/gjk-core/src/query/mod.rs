@@ -1,0 +1,8 @@
+//! The queries: boolean GJK, GJK distance, and GJK + EPA contact.
+
+pub mod contact;
+pub mod epa;
+pub mod gjk;
+pub mod minkowski;
+pub mod simplex;
+pub mod status;

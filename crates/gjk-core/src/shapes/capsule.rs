@@ -1,0 +1,56 @@
+//! Capsule: a segment along the local Y axis dilated by a radius.
+
+use glam::Vec3;
+
+use crate::error::{ShapeError, non_negative, positive};
+use crate::support::SupportMap;
+
+/// The set of points within `radius` of the segment from `(0, -half_height, 0)` to
+/// `(0, half_height, 0)`. A zero `half_height` gives a sphere.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Capsule {
+    half_height: f32,
+    radius: f32,
+}
+
+impl Capsule {
+    /// A capsule; `half_height >= 0` and `radius > 0`, both finite.
+    pub fn new(half_height: f32, radius: f32) -> Result<Self, ShapeError> {
+        Ok(Self {
+            half_height: non_negative("Capsule", "half_height", half_height)?,
+            radius: positive("Capsule", "radius", radius)?,
+        })
+    }
+
+    /// Half the length of the core segment.
+    pub fn half_height(&self) -> f32 {
+        self.half_height
+    }
+
+    /// The radius.
+    pub fn radius(&self) -> f32 {
+        self.radius
+    }
+}
+
+impl SupportMap for Capsule {
+    fn support_core(&self, dir: Vec3) -> Vec3 {
+        Vec3::new(
+            0.0,
+            if dir.y < 0.0 {
+                -self.half_height
+            } else {
+                self.half_height
+            },
+            0.0,
+        )
+    }
+
+    fn margin(&self) -> f32 {
+        self.radius
+    }
+
+    fn bounding_radius(&self) -> f32 {
+        self.half_height + self.radius
+    }
+}

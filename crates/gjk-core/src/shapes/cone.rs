@@ -1,0 +1,54 @@
+//! Cone about the local Y axis.
+
+use glam::Vec3;
+
+use super::cylinder::disc_support;
+use crate::error::{ShapeError, positive};
+use crate::support::SupportMap;
+
+/// A solid cone with its apex at `(0, half_height, 0)` and its base, a disc of
+/// radius `radius`, at `y = -half_height` (the convention of parry's `Cone`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cone {
+    half_height: f32,
+    radius: f32,
+}
+
+impl Cone {
+    /// A cone; both sizes finite and positive.
+    pub fn new(half_height: f32, radius: f32) -> Result<Self, ShapeError> {
+        Ok(Self {
+            half_height: positive("Cone", "half_height", half_height)?,
+            radius: positive("Cone", "radius", radius)?,
+        })
+    }
+
+    /// Half the height.
+    pub fn half_height(&self) -> f32 {
+        self.half_height
+    }
+
+    /// The base radius.
+    pub fn radius(&self) -> f32 {
+        self.radius
+    }
+}
+
+impl SupportMap for Cone {
+    fn support_core(&self, dir: Vec3) -> Vec3 {
+        // A cone is the hull of its apex and its base rim: the support is whichever
+        // of the two candidates reaches farther along `dir`.
+        let apex = Vec3::new(0.0, self.half_height, 0.0);
+        let mut rim = disc_support(dir, self.radius);
+        rim.y = -self.half_height;
+        if rim.dot(dir) > apex.dot(dir) {
+            rim
+        } else {
+            apex
+        }
+    }
+
+    fn bounding_radius(&self) -> f32 {
+        (self.half_height * self.half_height + self.radius * self.radius).sqrt()
+    }
+}

@@ -1,0 +1,134 @@
+//! Convex polytope given by its vertices, with a support function that scans small
+//! hulls and hill-climbs large ones.
+
+use glam::Vec3;
+
+use super::quickhull::quickhull;
+use crate::error::ShapeError;
+use crate::support::SupportMap;
+use crate::tolerance::HULL_HILL_CLIMB_MIN_VERTICES;
+
+/// The convex hull of a point set: vertices, triangular faces (counter-clockwise
+/// seen from outside) and, for each vertex, its neighbours along hull edges.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConvexHull {
+    vertices: Vec<Vec3>,
+    faces: Vec<[u32; 3]>,
+    /// Neighbours of vertex `i` are `neighbours[neighbour_start[i]..neighbour_start[i + 1]]`.
+    neighbour_start: Vec<u32>,
+    neighbours: Vec<u32>,
+    bounding_radius: f32,
+}
+
+impl ConvexHull {
+    /// Builds the hull of `points` with quickhull. Errors on fewer than 4 points,
+    /// NaN or infinite coordinates, and inputs without volume (all points
+    /// coincident, collinear or coplanar within a tolerance relative to their
+    /// extent). Interior points and points within that tolerance of a face are
+    /// dropped, so the vertices are a subset of the input.
+    pub fn from_points(points: &[Vec3]) -> Result<Self, ShapeError> {
+        let mesh = quickhull(points)?;
+        let n = mesh.vertices.len();
+        let mut adjacency: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for tri in &mesh.triangles {
+            for k in 0..3 {
+                let (a, b) = (tri[k], tri[(k + 1) % 3]);
+                adjacency[a as usize].push(b);
+                adjacency[b as usize].push(a);
+            }
+        }
+        let mut neighbour_start = Vec::with_capacity(n + 1);
+        let mut neighbours = Vec::new();
+        for list in &mut adjacency {
+            list.sort_unstable();
+            list.dedup();
+            neighbour_start.push(neighbours.len() as u32);
+            neighbours.extend_from_slice(list);
+        }
+        neighbour_start.push(neighbours.len() as u32);
+        let bounding_radius = mesh.vertices.iter().map(|v| v.length()).fold(0.0, f32::max);
+        Ok(Self {
+            vertices: mesh.vertices,
+            faces: mesh.triangles,
+            neighbour_start,
+            neighbours,
+            bounding_radius,
+        })
+    }
+
+    /// The hull's vertices.
+    pub fn vertices(&self) -> &[Vec3] {
+        &self.vertices
+    }
+
+    /// The hull's triangles as vertex indices, counter-clockwise from outside.
+    pub fn faces(&self) -> &[[u32; 3]] {
+        &self.faces
+    }
+
+    /// The vertices joined to vertex `i` by a hull edge.
+    pub fn neighbours(&self, i: usize) -> &[u32] {
+        &self.neighbours[self.neighbour_start[i] as usize..self.neighbour_start[i + 1] as usize]
+    }
+
+    /// Index of a vertex farthest along `dir`, scanning every vertex. Ties go to the
+    /// lowest index.
+    pub fn support_index_scan(&self, dir: Vec3) -> usize {
+        let mut best = 0;
+        let mut best_dot = self.vertices[0].dot(dir);
+        for (i, v) in self.vertices.iter().enumerate().skip(1) {
+            let d = v.dot(dir);
+            if d > best_dot {
+                best = i;
+                best_dot = d;
+            }
+        }
+        best
+    }
+
+    /// Index of a vertex farthest along `dir`, climbing from `start` to the best
+    /// neighbour until none improves. On a convex polytope a vertex no neighbour
+    /// beats is a global maximum of the linear function (the simplex method's
+    /// optimality argument), so this is exact; each step strictly increases the dot
+    /// product, so it cannot cycle, and it is capped at one step per vertex anyway.
+    pub fn support_index_climb(&self, dir: Vec3, start: usize) -> usize {
+        let mut best = start.min(self.vertices.len() - 1);
+        let mut best_dot = self.vertices[best].dot(dir);
+        for _ in 0..self.vertices.len() {
+            let mut next = best;
+            for &nb in self.neighbours(best) {
+                let d = self.vertices[nb as usize].dot(dir);
+                if d > best_dot {
+                    best_dot = d;
+                    next = nb as usize;
+                }
+            }
+            if next == best {
+                break;
+            }
+            best = next;
+        }
+        best
+    }
+}
+
+impl SupportMap for ConvexHull {
+    fn support_core(&self, dir: Vec3) -> Vec3 {
+        let mut hint = 0;
+        self.support_core_hinted(dir, &mut hint)
+    }
+
+    fn support_core_hinted(&self, dir: Vec3, hint: &mut u32) -> Vec3 {
+        let i = if self.vertices.len() < HULL_HILL_CLIMB_MIN_VERTICES {
+            self.support_index_scan(dir)
+        } else {
+            self.support_index_climb(dir, *hint as usize)
+        };
+        *hint = i as u32;
+        self.vertices[i]
+    }
+
+    fn bounding_radius(&self) -> f32 {
+        self.bounding_radius
+    }
+}

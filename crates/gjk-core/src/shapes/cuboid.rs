@@ -1,0 +1,44 @@
+//! Box centred at the local origin.
+
+use glam::Vec3;
+
+use crate::error::{ShapeError, positive};
+use crate::support::SupportMap;
+
+/// A box with the given half-extents, centred at the local origin.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cuboid {
+    half_extents: Vec3,
+}
+
+impl Cuboid {
+    /// A box; every half-extent must be finite and positive.
+    pub fn new(half_extents: Vec3) -> Result<Self, ShapeError> {
+        positive("Cuboid", "half_extents.x", half_extents.x)?;
+        positive("Cuboid", "half_extents.y", half_extents.y)?;
+        positive("Cuboid", "half_extents.z", half_extents.z)?;
+        Ok(Self { half_extents })
+    }
+
+    /// The half-extents.
+    pub fn half_extents(&self) -> Vec3 {
+        self.half_extents
+    }
+}
+
+/// `+1` for non-negative components, `-1` for negative ones. A zero component picks
+/// the positive face: any point of the face is a valid support point, and a fixed
+/// choice keeps results deterministic.
+pub(crate) fn sign_non_negative(v: Vec3) -> Vec3 {
+    Vec3::select(v.cmplt(Vec3::ZERO), Vec3::NEG_ONE, Vec3::ONE)
+}
+
+impl SupportMap for Cuboid {
+    fn support_core(&self, dir: Vec3) -> Vec3 {
+        self.half_extents * sign_non_negative(dir)
+    }
+
+    fn bounding_radius(&self) -> f32 {
+        self.half_extents.length()
+    }
+}

@@ -1,0 +1,53 @@
+//! Shapes dilated by a radius (the "collision skin").
+
+use glam::Vec3;
+
+use crate::error::{ShapeError, positive};
+use crate::support::SupportMap;
+
+/// `inner` dilated by a ball of radius `radius`: its Minkowski sum with that ball.
+/// A rounded box, a rounded hull. The radius adds to the inner shape's margin, so
+/// GJK still runs on the sharp core.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rounded<S> {
+    inner: S,
+    radius: f32,
+}
+
+impl<S: SupportMap> Rounded<S> {
+    /// Dilates `inner` by `radius` (finite, positive).
+    pub fn new(inner: S, radius: f32) -> Result<Self, ShapeError> {
+        Ok(Self {
+            inner,
+            radius: positive("Rounded", "radius", radius)?,
+        })
+    }
+
+    /// The shape being dilated.
+    pub fn inner(&self) -> &S {
+        &self.inner
+    }
+
+    /// The dilation radius (not counting the inner shape's own margin).
+    pub fn radius(&self) -> f32 {
+        self.radius
+    }
+}
+
+impl<S: SupportMap> SupportMap for Rounded<S> {
+    fn support_core(&self, dir: Vec3) -> Vec3 {
+        self.inner.support_core(dir)
+    }
+
+    fn support_core_hinted(&self, dir: Vec3, hint: &mut u32) -> Vec3 {
+        self.inner.support_core_hinted(dir, hint)
+    }
+
+    fn margin(&self) -> f32 {
+        self.inner.margin() + self.radius
+    }
+
+    fn bounding_radius(&self) -> f32 {
+        self.inner.bounding_radius() + self.radius
+    }
+}

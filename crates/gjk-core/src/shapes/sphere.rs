@@ -1,0 +1,41 @@
+//! Ball centred at the local origin.
+
+use glam::Vec3;
+
+use crate::error::{ShapeError, positive};
+use crate::support::SupportMap;
+
+/// A ball of radius `radius` centred at the local origin: a point core with the
+/// radius as margin.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sphere {
+    radius: f32,
+}
+
+impl Sphere {
+    /// A ball; the radius must be finite and positive.
+    pub fn new(radius: f32) -> Result<Self, ShapeError> {
+        Ok(Self {
+            radius: positive("Sphere", "radius", radius)?,
+        })
+    }
+
+    /// The radius.
+    pub fn radius(&self) -> f32 {
+        self.radius
+    }
+}
+
+impl SupportMap for Sphere {
+    fn support_core(&self, _dir: Vec3) -> Vec3 {
+        Vec3::ZERO
+    }
+
+    fn margin(&self) -> f32 {
+        self.radius
+    }
+
+    fn bounding_radius(&self) -> f32 {
+        self.radius
+    }
+}
