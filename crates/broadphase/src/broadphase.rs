@@ -1,0 +1,654 @@
+//! The pair manager: proxies with user data, fat boxes, a move buffer and the set of
+//! overlapping pairs, updated incrementally.
+//!
+//! # Which boxes are used where
+//! - Each proxy has a *tight* box (the one last given by the user) and a *fat* box: the
+//!   tight box grown by a margin proportional to its size
+//!   ([`BroadphaseConfig::margin`]). Only fat boxes are stored in the tree.
+//! - A move whose new tight box still fits in the fat box (and does not leave the fat
+//!   box far too large, for shrinking bodies) only records the tight box: the tree and
+//!   the pair set are untouched. Otherwise the proxy gets a new fat box, its leaf is
+//!   updated, and it joins the *move buffer*.
+//! - The pair set is exactly the set of pairs of live proxies whose **fat** boxes
+//!   overlap (closed boxes), as of the last [`Broadphase::update`]. So a pair begins
+//!   when fat boxes start to overlap and ends only when fat boxes stop overlapping (or a
+//!   proxy is removed); the narrowphase filters the pairs whose exact shapes touch.
+//!   Every pair whose tight boxes overlap is in the set.
+//! - [`Broadphase::query`] and [`Broadphase::ray_cast`] report proxies by their tight
+//!   boxes (the tree prunes with fat boxes, the tight box filters).
+//!
+//! # Determinism
+//! The pair set depends only on the fat boxes, which depend only on each proxy's own
+//! history of boxes. Reported lists are sorted by `(a.index, b.index)`. Proxy indices
+//! are assigned from a LIFO free list, so they depend on the order of `insert` and
+//! `remove` calls; nothing depends on the thread count, the tree's shape or the order
+//! of moves between two updates.
+
+use rayon::prelude::*;
+
+use crate::{Aabb, DynamicTree, Error, LeafId, Ray};
+
+/// Moved proxies per parallel work item in [`Broadphase::update`].
+const CHUNK: usize = 64;
+
+/// A generational handle to a proxy of a [`Broadphase`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ProxyId {
+    index: u32,
+    generation: u32,
+}
+
+impl ProxyId {
+    /// The slot index: dense, reused after removal (with a new generation).
+    pub fn index(self) -> u32 {
+        self.index
+    }
+
+    /// The generation of the slot when this handle was issued.
+    pub fn generation(self) -> u32 {
+        self.generation
+    }
+}
+
+/// An unordered pair of proxies, stored with `a.index() < b.index()`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Pair {
+    /// The proxy with the smaller index.
+    pub a: ProxyId,
+    /// The proxy with the larger index.
+    pub b: ProxyId,
+}
+
+/// Tuning of a [`Broadphase`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BroadphaseConfig {
+    /// Fat margin per side, as a fraction of the tight box's longest side.
+    pub margin_fraction: f32,
+    /// Lower clamp of the margin (useful for point-like boxes).
+    pub min_margin: f32,
+    /// Upper clamp of the margin (keeps huge boxes from getting huger).
+    pub max_margin: f32,
+    /// [`update`](Broadphase::update) rebuilds the tree (binned SAH) when its area cost
+    /// exceeds this multiple of the cost right after the last rebuild.
+    pub rebuild_degradation: f64,
+    /// Below this many moved proxies, `update` queries on the calling thread only.
+    pub parallel_min_moved: usize,
+}
+
+impl Default for BroadphaseConfig {
+    fn default() -> Self {
+        Self {
+            margin_fraction: 0.2,
+            min_margin: 0.0,
+            max_margin: f32::INFINITY,
+            rebuild_degradation: 1.4,
+            parallel_min_moved: 128,
+        }
+    }
+}
+
+impl BroadphaseConfig {
+    /// The fat margin for a tight box.
+    pub fn margin(&self, tight: &Aabb) -> f32 {
+        (self.margin_fraction * tight.size().max_element()).clamp(self.min_margin, self.max_margin)
+    }
+
+    fn check(&self) -> Result<(), Error> {
+        for v in [self.margin_fraction, self.min_margin] {
+            if v.is_nan() {
+                return Err(Error::NanCoordinate);
+            }
+            if v.is_infinite() {
+                return Err(Error::InfiniteCoordinate);
+            }
+            if v < 0.0 {
+                return Err(Error::NegativeValue);
+            }
+        }
+        if self.max_margin.is_nan() {
+            return Err(Error::NanCoordinate);
+        }
+        if self.max_margin < self.min_margin {
+            return Err(Error::NegativeValue);
+        }
+        Ok(())
+    }
+}
+
+/// The pairs that began and ended during one [`Broadphase::update`], each list sorted
+/// by `(a.index, b.index)`.
+#[derive(Clone, Copy, Debug)]
+pub struct PairChanges<'a> {
+    /// Pairs whose fat boxes started overlapping.
+    pub began: &'a [Pair],
+    /// Pairs whose fat boxes stopped overlapping, or one of whose proxies was removed
+    /// (such pairs name the removed proxy's now-stale handle).
+    pub ended: &'a [Pair],
+}
+
+/// Broadphase: tracks the overlapping pairs among a changing set of boxes.
+///
+/// ```
+/// use broadphase::{Aabb, Broadphase};
+/// use glam::Vec3;
+/// let mut bp = Broadphase::new();
+/// let unit = |x: f32| Aabb::new(Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 1.0, 1.0)).unwrap();
+/// let a = bp.insert(unit(0.0), "a").unwrap();
+/// let b = bp.insert(unit(0.5), "b").unwrap();
+/// let c = bp.insert(unit(9.0), "c").unwrap();
+/// assert_eq!(bp.update().began.len(), 1); // (a, b)
+/// bp.move_proxy(c, unit(1.45)).unwrap(); // c now overlaps b (fat boxes)
+/// let changes = bp.update();
+/// assert_eq!((changes.began[0].a, changes.began[0].b), (b, c));
+/// bp.remove(b).unwrap();
+/// assert_eq!(bp.update().ended.len(), 2);
+/// assert!(bp.remove(b).is_err()); // stale handle
+/// # let _ = a;
+/// ```
+#[derive(Clone, Debug)]
+pub struct Broadphase<T> {
+    config: BroadphaseConfig,
+    tree: DynamicTree,
+    generation: Vec<u32>,
+    data: Vec<Option<T>>,
+    tight: Vec<Aabb>,
+    fat: Vec<Aabb>,
+    leaf: Vec<LeafId>,
+    /// Sorted partner slots of every slot: the current pair set, both directions.
+    partners: Vec<Vec<u32>>,
+    /// Slot is in `move_buffer` (and live).
+    moved: Vec<bool>,
+    free: Vec<u32>,
+    move_buffer: Vec<u32>,
+    removed_pairs: Vec<Pair>,
+    began: Vec<Pair>,
+    ended: Vec<Pair>,
+    pair_count: usize,
+    len: usize,
+}
+
+impl<T> Default for Broadphase<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// New partner lists of one chunk of moved proxies: concatenated lists plus their
+/// lengths, one per proxy in chunk order.
+struct ChunkResult {
+    partners: Vec<u32>,
+    lens: Vec<u32>,
+}
+
+fn query_chunk(tree: &DynamicTree, fat: &[Aabb], chunk: &[u32]) -> ChunkResult {
+    let mut out = ChunkResult {
+        partners: Vec::with_capacity(chunk.len() * 8),
+        lens: Vec::with_capacity(chunk.len()),
+    };
+    let mut stack = Vec::with_capacity(64);
+    for &s in chunk {
+        let start = out.partners.len();
+        tree.query_with_stack(&fat[s as usize], &mut stack, &mut |q| {
+            if q != s {
+                out.partners.push(q);
+            }
+        });
+        out.partners[start..].sort_unstable();
+        out.lens.push((out.partners.len() - start) as u32);
+    }
+    out
+}
+
+impl<T> Broadphase<T> {
+    /// An empty broadphase with the default configuration.
+    pub fn new() -> Self {
+        Self::with_config(BroadphaseConfig::default()).expect("default config is valid")
+    }
+
+    /// An empty broadphase; fails if a margin setting is NaN, infinite or negative.
+    pub fn with_config(config: BroadphaseConfig) -> Result<Self, Error> {
+        config.check()?;
+        Ok(Self {
+            config,
+            tree: DynamicTree::new(),
+            generation: Vec::new(),
+            data: Vec::new(),
+            tight: Vec::new(),
+            fat: Vec::new(),
+            leaf: Vec::new(),
+            partners: Vec::new(),
+            moved: Vec::new(),
+            free: Vec::new(),
+            move_buffer: Vec::new(),
+            removed_pairs: Vec::new(),
+            began: Vec::new(),
+            ended: Vec::new(),
+            pair_count: 0,
+            len: 0,
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &BroadphaseConfig {
+        &self.config
+    }
+
+    /// Number of live proxies.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are no live proxies.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Number of pairs in the current pair set.
+    pub fn pair_count(&self) -> usize {
+        self.pair_count
+    }
+
+    /// The tree of fat boxes (payload = proxy index), for inspection.
+    pub fn tree(&self) -> &DynamicTree {
+        &self.tree
+    }
+
+    fn slot(&self, id: ProxyId) -> Result<usize, Error> {
+        let s = id.index as usize;
+        if s < self.generation.len() && self.generation[s] == id.generation && self.data[s].is_some() {
+            Ok(s)
+        } else {
+            Err(Error::StaleHandle)
+        }
+    }
+
+    fn id(&self, s: u32) -> ProxyId {
+        ProxyId {
+            index: s,
+            generation: self.generation[s as usize],
+        }
+    }
+
+    fn pair(&self, p: u32, q: u32) -> Pair {
+        let (a, b) = if p < q { (p, q) } else { (q, p) };
+        Pair {
+            a: self.id(a),
+            b: self.id(b),
+        }
+    }
+
+    /// Whether the handle names a live proxy.
+    pub fn contains(&self, id: ProxyId) -> bool {
+        self.slot(id).is_ok()
+    }
+
+    /// The user data of a proxy.
+    pub fn data(&self, id: ProxyId) -> Result<&T, Error> {
+        let s = self.slot(id)?;
+        Ok(self.data[s].as_ref().expect("live slot has data"))
+    }
+
+    /// The user data of a proxy, mutably.
+    pub fn data_mut(&mut self, id: ProxyId) -> Result<&mut T, Error> {
+        let s = self.slot(id)?;
+        Ok(self.data[s].as_mut().expect("live slot has data"))
+    }
+
+    /// The tight box last given for a proxy.
+    pub fn aabb(&self, id: ProxyId) -> Result<Aabb, Error> {
+        Ok(self.tight[self.slot(id)?])
+    }
+
+    /// The fat box of a proxy (the one stored in the tree and used for pairs).
+    pub fn fat_aabb(&self, id: ProxyId) -> Result<Aabb, Error> {
+        Ok(self.fat[self.slot(id)?])
+    }
+
+    fn fatten(&self, tight: &Aabb) -> Result<Aabb, Error> {
+        tight.fattened(self.config.margin(tight))
+    }
+
+    fn alloc_slot(&mut self, tight: Aabb, fat: Aabb, data: T) -> Result<u32, Error> {
+        let s = match self.free.pop() {
+            Some(s) => s,
+            None => {
+                let s = self.generation.len();
+                if s >= (u32::MAX - 1) as usize {
+                    return Err(Error::CapacityExceeded);
+                }
+                self.generation.push(0);
+                self.data.push(None);
+                self.tight.push(tight);
+                self.fat.push(fat);
+                self.leaf.push(LeafId::default());
+                self.partners.push(Vec::new());
+                self.moved.push(false);
+                s as u32
+            }
+        };
+        let i = s as usize;
+        self.data[i] = Some(data);
+        self.tight[i] = tight;
+        self.fat[i] = fat;
+        self.len += 1;
+        self.mark_moved(s);
+        Ok(s)
+    }
+
+    fn mark_moved(&mut self, s: u32) {
+        if !self.moved[s as usize] {
+            self.moved[s as usize] = true;
+            self.move_buffer.push(s);
+        }
+    }
+
+    /// Adds a proxy. Its pairs appear at the next [`update`](Self::update).
+    pub fn insert(&mut self, aabb: Aabb, data: T) -> Result<ProxyId, Error> {
+        let fat = self.fatten(&aabb)?;
+        let s = self.alloc_slot(aabb, fat, data)?;
+        self.leaf[s as usize] = self.tree.insert(fat, s);
+        Ok(self.id(s))
+    }
+
+    /// Adds many proxies at once: boxes are validated first (on error nothing is
+    /// inserted), then, if the batch is large compared with the tree, the whole tree is
+    /// rebuilt with the binned SAH builder instead of inserting leaf by leaf.
+    pub fn insert_many(
+        &mut self,
+        items: impl IntoIterator<Item = (Aabb, T)>,
+    ) -> Result<Vec<ProxyId>, Error> {
+        let items: Vec<(Aabb, T)> = items.into_iter().collect();
+        let mut fats = Vec::with_capacity(items.len());
+        for (aabb, _) in &items {
+            fats.push(self.fatten(aabb)?);
+        }
+        if self.generation.len() - self.free.len() + items.len() >= (u32::MAX - 1) as usize {
+            return Err(Error::CapacityExceeded);
+        }
+        let bulk = items.len() >= 64 && items.len() * 4 >= self.tree.len();
+        let mut ids = Vec::with_capacity(items.len());
+        for ((aabb, data), fat) in items.into_iter().zip(fats) {
+            let s = self.alloc_slot(aabb, fat, data)?;
+            self.leaf[s as usize] = if bulk {
+                self.tree.push_unlinked_leaf(fat, s)
+            } else {
+                self.tree.insert(fat, s)
+            };
+            ids.push(self.id(s));
+        }
+        if bulk {
+            self.tree.rebuild();
+        }
+        Ok(ids)
+    }
+
+    /// Removes a proxy and returns its data. Its pairs are reported as ended by the next
+    /// [`update`](Self::update), under this (now stale) handle.
+    pub fn remove(&mut self, id: ProxyId) -> Result<T, Error> {
+        let s = self.slot(id)?;
+        self.tree.remove(self.leaf[s])?;
+        let partners = std::mem::take(&mut self.partners[s]);
+        for &q in &partners {
+            let list = &mut self.partners[q as usize];
+            if let Ok(k) = list.binary_search(&(s as u32)) {
+                list.remove(k);
+            }
+            let pair = self.pair(s as u32, q);
+            self.removed_pairs.push(pair);
+        }
+        self.pair_count -= partners.len();
+        // Hand the emptied allocation back for the slot's next tenant.
+        let mut partners = partners;
+        partners.clear();
+        self.partners[s] = partners;
+        let data = self.data[s].take().expect("live slot has data");
+        self.generation[s] = self.generation[s].wrapping_add(1);
+        self.moved[s] = false;
+        self.free.push(s as u32);
+        self.len -= 1;
+        Ok(data)
+    }
+
+    /// Gives a proxy a new tight box. Returns whether the proxy left its fat box (and so
+    /// touched the tree and joined the move buffer).
+    ///
+    /// The fat box is renewed when the new box is not inside it, or when the new box is
+    /// so much smaller that the fat box exceeds the renewed one by more than two margins
+    /// on some axis (otherwise shrinking bodies would keep stale pairs forever).
+    pub fn move_proxy(&mut self, id: ProxyId, aabb: Aabb) -> Result<bool, Error> {
+        let s = self.slot(id)?;
+        let old_fat = self.fat[s];
+        let margin = self.config.margin(&aabb);
+        let slack = (old_fat.size() - aabb.size()).max_element();
+        if old_fat.contains(&aabb) && slack <= 4.0 * margin {
+            self.tight[s] = aabb;
+            return Ok(false);
+        }
+        let fat = aabb.fattened(margin)?;
+        // A body that escaped by a small step keeps its place in the tree (cheap
+        // refit); one that jumped elsewhere is reinserted where it now belongs. The
+        // degradation check in `update` catches what in-place refits accumulate.
+        if fat.overlaps(&old_fat) {
+            self.tree.update_in_place(self.leaf[s], fat)?;
+        } else {
+            self.tree.reinsert(self.leaf[s], fat)?;
+        }
+        self.tight[s] = aabb;
+        self.fat[s] = fat;
+        self.mark_moved(s as u32);
+        Ok(true)
+    }
+
+    /// Rebuilds the tree with the binned SAH builder (pairs are unaffected).
+    pub fn rebuild_tree(&mut self) {
+        self.tree.rebuild();
+    }
+
+    /// Brings the pair set up to date and returns the pairs that began and ended since
+    /// the previous update.
+    ///
+    /// Only proxies in the move buffer (inserted or escaped from their fat boxes) query
+    /// the tree, in parallel on the current rayon pool when there are at least
+    /// [`BroadphaseConfig::parallel_min_moved`] of them. Their new partner lists are
+    /// then merged into the pair set serially in proxy-index order, so the result does
+    /// not depend on the thread count.
+    pub fn update(&mut self) -> PairChanges<'_> {
+        self.began.clear();
+        self.ended.clear();
+        self.ended.append(&mut self.removed_pairs);
+        if self.tree.degradation() > self.config.rebuild_degradation {
+            self.tree.rebuild();
+        }
+        let mut moves = std::mem::take(&mut self.move_buffer);
+        moves.retain(|&s| self.moved[s as usize]);
+        moves.sort_unstable();
+        moves.dedup();
+
+        let results: Vec<ChunkResult> = if moves.len() >= self.config.parallel_min_moved {
+            let (tree, fat) = (&self.tree, &self.fat[..]);
+            moves
+                .par_chunks(CHUNK)
+                .map(|c| query_chunk(tree, fat, c))
+                .collect()
+        } else {
+            vec![query_chunk(&self.tree, &self.fat, &moves)]
+        };
+
+        // `moved` now marks the batch: a pair of two moved proxies is settled by the
+        // smaller one, so the larger skips it.
+        let mut k = 0;
+        for chunk in &results {
+            let mut off = 0;
+            for &len in &chunk.lens {
+                let p = moves[k];
+                k += 1;
+                let new = &chunk.partners[off..off + len as usize];
+                off += len as usize;
+                self.merge(p, new);
+            }
+        }
+        for &s in &moves {
+            self.moved[s as usize] = false;
+        }
+        moves.clear();
+        self.move_buffer = moves;
+        self.began.sort_unstable_by_key(|p| (p.a.index, p.b.index));
+        self.ended.sort_unstable_by_key(|p| (p.a.index, p.b.index));
+        PairChanges {
+            began: &self.began,
+            ended: &self.ended,
+        }
+    }
+
+    /// Replaces moved proxy `p`'s partner list by `new` (sorted), recording began and
+    /// ended pairs and patching the lists of unmoved partners.
+    fn merge(&mut self, p: u32, new: &[u32]) {
+        let old = std::mem::take(&mut self.partners[p as usize]);
+        let (mut i, mut j) = (0, 0);
+        let bound = old.len() + new.len();
+        for _ in 0..bound {
+            let (q, began) = match (old.get(i), new.get(j)) {
+                (Some(&o), Some(&n)) if o == n => {
+                    i += 1;
+                    j += 1;
+                    continue;
+                }
+                (Some(&o), Some(&n)) if o < n => {
+                    i += 1;
+                    (o, false)
+                }
+                (Some(&o), None) => {
+                    i += 1;
+                    (o, false)
+                }
+                (_, Some(&n)) => {
+                    j += 1;
+                    (n, true)
+                }
+                (None, None) => break,
+            };
+            let q_moved = self.moved[q as usize];
+            if q_moved && q < p {
+                continue;
+            }
+            let pair = self.pair(p, q);
+            if began {
+                self.began.push(pair);
+                self.pair_count += 1;
+                if !q_moved {
+                    let list = &mut self.partners[q as usize];
+                    if let Err(at) = list.binary_search(&p) {
+                        list.insert(at, p);
+                    }
+                }
+            } else {
+                self.ended.push(pair);
+                self.pair_count -= 1;
+                if !q_moved {
+                    let list = &mut self.partners[q as usize];
+                    if let Ok(at) = list.binary_search(&p) {
+                        list.remove(at);
+                    }
+                }
+            }
+        }
+        let mut list = old;
+        list.clear();
+        list.extend_from_slice(new);
+        self.partners[p as usize] = list;
+    }
+
+    /// The current pair set (as of the last update), sorted by `(a.index, b.index)`.
+    pub fn pairs(&self) -> impl Iterator<Item = Pair> + '_ {
+        self.partners.iter().enumerate().flat_map(move |(p, list)| {
+            let start = list.partition_point(|&q| q <= p as u32);
+            list[start..].iter().map(move |&q| self.pair(p as u32, q))
+        })
+    }
+
+    /// The pairs of the proxy's current partners (as of the last update).
+    pub fn partners(&self, id: ProxyId) -> Result<impl Iterator<Item = ProxyId> + '_, Error> {
+        let s = self.slot(id)?;
+        Ok(self.partners[s].iter().map(move |&q| self.id(q)))
+    }
+
+    /// All pairs of live proxies whose *current* fat boxes overlap, recomputed from
+    /// scratch by traversing the tree against itself (no pair state is read or
+    /// written), sorted like [`pairs`](Self::pairs). Equal to `pairs()` right after an
+    /// `update`.
+    pub fn pairs_from_scratch(&self) -> Vec<Pair> {
+        let mut out: Vec<Pair> = self
+            .tree
+            .overlapping_pairs()
+            .into_iter()
+            .map(|(p, q)| self.pair(p, q))
+            .collect();
+        out.sort_unstable_by_key(|p| (p.a.index, p.b.index));
+        out
+    }
+
+    /// Calls `f` for every proxy whose tight box overlaps `aabb`.
+    pub fn query(&self, aabb: &Aabb, mut f: impl FnMut(ProxyId)) {
+        self.tree.query(aabb, |s| {
+            if self.tight[s as usize].overlaps(aabb) {
+                f(self.id(s));
+            }
+        });
+    }
+
+    /// Casts a ray against the tight boxes: `f(proxy, t_enter)` returns the new maximum
+    /// distance, as in [`DynamicTree::ray_cast`].
+    pub fn ray_cast(&self, ray: &Ray, max_t: f32, mut f: impl FnMut(ProxyId, f32) -> f32) {
+        let mut current = max_t;
+        self.tree.ray_cast(ray, max_t, |s, _| {
+            if let Some(t) = ray.intersect_aabb(&self.tight[s as usize], current) {
+                current = f(self.id(s), t).min(current);
+            }
+            current
+        });
+    }
+
+    /// Checks the tree's invariants and the pair bookkeeping (symmetric sorted partner
+    /// lists, pair count, leaf payloads and boxes, fat boxes containing tight ones).
+    /// For tests.
+    pub fn validate(&self) -> Result<(), String> {
+        self.tree.validate()?;
+        if self.tree.len() != self.len {
+            return Err(format!("tree has {} leaves, {} proxies", self.tree.len(), self.len));
+        }
+        let mut half = 0usize;
+        for (p, list) in self.partners.iter().enumerate() {
+            let live = self.data[p].is_some();
+            if !live {
+                if !list.is_empty() {
+                    return Err(format!("dead slot {p} has partners"));
+                }
+                continue;
+            }
+            if self.tree.payload(self.leaf[p]) != Ok(p as u32)
+                || self.tree.aabb(self.leaf[p]) != Ok(self.fat[p])
+            {
+                return Err(format!("slot {p}: leaf out of sync"));
+            }
+            if !self.fat[p].contains(&self.tight[p]) {
+                return Err(format!("slot {p}: fat box does not contain tight box"));
+            }
+            if list.windows(2).any(|w| w[0] >= w[1]) {
+                return Err(format!("slot {p}: partner list not sorted"));
+            }
+            for &q in list {
+                if q as usize == p || self.data[q as usize].is_none() {
+                    return Err(format!("slot {p}: bad partner {q}"));
+                }
+                if self.partners[q as usize].binary_search(&(p as u32)).is_err() {
+                    return Err(format!("pair ({p}, {q}) not symmetric"));
+                }
+            }
+            half += list.len();
+        }
+        if half != 2 * self.pair_count {
+            return Err(format!("pair count {} but {} list entries", self.pair_count, half));
+        }
+        Ok(())
+    }
+}

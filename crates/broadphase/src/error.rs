@@ -1,0 +1,44 @@
+//! The error type shared by every fallible operation of the crate.
+
+use std::fmt;
+
+/// Why an operation of this crate was refused.
+///
+/// Bad input never panics: it comes back as one of these variants, and the structure
+/// it was applied to is left unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// A coordinate (or a margin) was NaN.
+    NanCoordinate,
+    /// A coordinate (or a margin, or the result of fattening a box) was infinite.
+    InfiniteCoordinate,
+    /// `min > max` on the given axis (0 = x, 1 = y, 2 = z).
+    InvertedBox {
+        /// The first axis on which `min > max`.
+        axis: usize,
+    },
+    /// A margin or a ray length was negative.
+    NegativeValue,
+    /// The handle does not name a live entry: it was removed, its slot was reused, or
+    /// it never came from this structure.
+    StaleHandle,
+    /// The structure would need more than `u32::MAX - 1` entries.
+    CapacityExceeded,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::NanCoordinate => write!(f, "box or margin has a NaN coordinate"),
+            Error::InfiniteCoordinate => write!(f, "box or margin has an infinite coordinate"),
+            Error::InvertedBox { axis } => {
+                write!(f, "inverted box: min > max on axis {axis}")
+            }
+            Error::NegativeValue => write!(f, "negative margin or ray length"),
+            Error::StaleHandle => write!(f, "stale or foreign handle"),
+            Error::CapacityExceeded => write!(f, "more than u32::MAX - 1 entries"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,692 @@
+//! The dynamic AABB tree: a binary tree of boxes stored in one arena.
+//!
+//! Design:
+//! - Nodes live in a `Vec` and refer to each other by `u32` index; freed slots are
+//!   chained in a free list, so inserting and removing allocate nothing per node once
+//!   the arena has grown.
+//! - Every traversal uses an explicit heap-allocated stack (a `Vec` that grows as
+//!   needed), never recursion, so no input can overflow the thread stack. Every loop is
+//!   bounded by the number of nodes.
+//! - Insertion picks the sibling that minimises the total surface-area cost with a
+//!   branch-and-bound search, then walks to the root refitting and rotating: a rotation
+//!   swaps a child with a grandchild, to restore height balance when the two sides
+//!   differ by more than one level, otherwise when it lowers the surface area.
+//! - Leaves keep their index for their whole life (across rotations and rebuilds), so a
+//!   [`LeafId`] stays valid until the leaf is removed. Handles carry a generation, so a
+//!   removed or reused leaf is reported as [`Error::StaleHandle`], not silently reused.
+//! - The tree tracks the sum of the surface areas of its internal nodes (the SAH cost
+//!   up to a constant), so callers can detect when in-place updates have degraded it and
+//!   rebuild with [`DynamicTree::rebuild`] (binned SAH, see `build.rs`).
+
+use glam::Vec3;
+
+use crate::{Aabb, Error};
+
+/// The "no node" index.
+pub(crate) const NULL: u32 = u32::MAX;
+/// Marks a free arena slot in `height`.
+const FREE: u32 = u32::MAX;
+
+/// One arena slot: 32 bytes, so two nodes share a cache line.
+///
+/// For an internal node `child1`/`child2` are the children. For a leaf `child1 == NULL`
+/// and `child2` is the user payload. Parent, height and generation live in side arrays
+/// because queries never read them.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+pub(crate) struct Node {
+    pub(crate) aabb: Aabb,
+    pub(crate) child1: u32,
+    pub(crate) child2: u32,
+}
+
+impl Node {
+    #[inline]
+    pub(crate) fn is_leaf(&self) -> bool {
+        self.child1 == NULL
+    }
+}
+
+/// A generational handle to a leaf of a [`DynamicTree`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LeafId {
+    index: u32,
+    generation: u32,
+}
+
+impl Default for LeafId {
+    /// A handle that names no leaf of any tree.
+    fn default() -> Self {
+        Self {
+            index: NULL,
+            generation: 0,
+        }
+    }
+}
+
+impl LeafId {
+    /// The arena index of the leaf (stable for the leaf's lifetime).
+    pub fn index(self) -> u32 {
+        self.index
+    }
+}
+
+/// A dynamic bounding-volume hierarchy of axis-aligned boxes, each carrying a `u32`
+/// payload.
+///
+/// ```
+/// use broadphase::{Aabb, DynamicTree};
+/// use glam::Vec3;
+/// let mut tree = DynamicTree::new();
+/// let a = tree.insert(Aabb::new(Vec3::ZERO, Vec3::ONE).unwrap(), 7);
+/// tree.insert(Aabb::new(Vec3::splat(5.0), Vec3::splat(6.0)).unwrap(), 8);
+/// let mut hits = Vec::new();
+/// tree.query(&Aabb::new(Vec3::splat(0.5), Vec3::splat(0.7)).unwrap(), |payload| hits.push(payload));
+/// assert_eq!(hits, vec![7]);
+/// assert_eq!(tree.remove(a), Ok(7));
+/// assert!(tree.remove(a).is_err()); // stale handle: an error, not a panic
+/// tree.validate().unwrap();
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct DynamicTree {
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) parent: Vec<u32>,
+    pub(crate) height: Vec<u32>,
+    generation: Vec<u32>,
+    pub(crate) root: u32,
+    /// Head of the free list, chained through `parent`.
+    free: u32,
+    leaf_count: u32,
+    /// Sum of internal-node surface areas, kept up to date by every mutation.
+    internal_area: f64,
+    /// `internal_area` right after the last rebuild, the reference for degradation.
+    pub(crate) built_area: f64,
+    scratch: Vec<(u32, f32)>,
+}
+
+impl DynamicTree {
+    /// An empty tree.
+    pub fn new() -> Self {
+        Self {
+            root: NULL,
+            free: NULL,
+            ..Default::default()
+        }
+    }
+
+    /// Number of leaves.
+    pub fn len(&self) -> usize {
+        self.leaf_count as usize
+    }
+
+    /// Whether the tree has no leaves.
+    pub fn is_empty(&self) -> bool {
+        self.leaf_count == 0
+    }
+
+    /// Height of the tree: 0 for a single leaf, 0 for an empty tree.
+    pub fn height(&self) -> u32 {
+        if self.root == NULL {
+            0
+        } else {
+            self.height[self.root as usize]
+        }
+    }
+
+    /// The box of the root (the union of all leaves), if any.
+    pub fn root_aabb(&self) -> Option<Aabb> {
+        (self.root != NULL).then(|| self.nodes[self.root as usize].aabb)
+    }
+
+    /// The sum of the surface areas of the internal nodes: proportional to the expected
+    /// cost of a random query (the surface-area heuristic).
+    pub fn area_cost(&self) -> f64 {
+        self.internal_area
+    }
+
+    /// `area_cost()` divided by its value right after the last full build or rebuild
+    /// (1.0 when never built). Incremental updates push it up; rebuild when it grows.
+    pub fn degradation(&self) -> f64 {
+        if self.built_area > 0.0 {
+            self.internal_area / self.built_area
+        } else {
+            1.0
+        }
+    }
+
+    /// The box stored for a leaf.
+    pub fn aabb(&self, leaf: LeafId) -> Result<Aabb, Error> {
+        self.check(leaf)?;
+        Ok(self.nodes[leaf.index as usize].aabb)
+    }
+
+    /// The payload of a leaf.
+    pub fn payload(&self, leaf: LeafId) -> Result<u32, Error> {
+        self.check(leaf)?;
+        Ok(self.nodes[leaf.index as usize].child2)
+    }
+
+    fn check(&self, leaf: LeafId) -> Result<(), Error> {
+        let i = leaf.index as usize;
+        if i < self.nodes.len()
+            && self.generation[i] == leaf.generation
+            && self.height[i] == 0
+            && self.nodes[i].is_leaf()
+        {
+            Ok(())
+        } else {
+            Err(Error::StaleHandle)
+        }
+    }
+
+    fn alloc(&mut self) -> u32 {
+        if self.free != NULL {
+            let n = self.free;
+            self.free = self.parent[n as usize];
+            n
+        } else {
+            let n = self.nodes.len() as u32;
+            assert!(n < NULL - 1, "DynamicTree arena full");
+            self.nodes.push(Node {
+                aabb: Aabb::new_unchecked(Vec3::ZERO, Vec3::ZERO),
+                child1: NULL,
+                child2: NULL,
+            });
+            self.parent.push(NULL);
+            self.height.push(FREE);
+            self.generation.push(0);
+            n
+        }
+    }
+
+    fn release(&mut self, n: u32) {
+        let i = n as usize;
+        self.generation[i] = self.generation[i].wrapping_add(1);
+        self.height[i] = FREE;
+        self.nodes[i].child1 = NULL;
+        self.parent[i] = self.free;
+        self.free = n;
+    }
+
+    /// Allocates an internal node; its area joins the cost.
+    pub(crate) fn alloc_internal(&mut self, aabb: Aabb, c1: u32, c2: u32) -> u32 {
+        let n = self.alloc();
+        self.nodes[n as usize] = Node {
+            aabb,
+            child1: c1,
+            child2: c2,
+        };
+        self.height[n as usize] = 1;
+        self.internal_area += f64::from(aabb.surface_area());
+        n
+    }
+
+    fn release_internal(&mut self, n: u32) {
+        self.internal_area -= f64::from(self.nodes[n as usize].aabb.surface_area());
+        self.release(n);
+    }
+
+    #[inline]
+    fn set_internal_aabb(&mut self, n: u32, aabb: Aabb) {
+        let old = &mut self.nodes[n as usize].aabb;
+        self.internal_area += f64::from(aabb.surface_area()) - f64::from(old.surface_area());
+        *old = aabb;
+    }
+
+    /// Inserts a box with a payload and returns its handle.
+    ///
+    /// Panics only if the arena would exceed `u32::MAX - 1` nodes (an allocation of
+    /// more than 100 GiB would fail first).
+    pub fn insert(&mut self, aabb: Aabb, payload: u32) -> LeafId {
+        let leaf = self.alloc();
+        let i = leaf as usize;
+        self.nodes[i] = Node {
+            aabb,
+            child1: NULL,
+            child2: payload,
+        };
+        self.height[i] = 0;
+        self.parent[i] = NULL;
+        self.insert_leaf(leaf);
+        self.leaf_count += 1;
+        LeafId {
+            index: leaf,
+            generation: self.generation[i],
+        }
+    }
+
+    /// Adds a leaf that is not linked into the tree yet; the caller must call
+    /// [`rebuild`](Self::rebuild) before any other operation.
+    pub(crate) fn push_unlinked_leaf(&mut self, aabb: Aabb, payload: u32) -> LeafId {
+        let leaf = self.alloc();
+        let i = leaf as usize;
+        self.nodes[i] = Node {
+            aabb,
+            child1: NULL,
+            child2: payload,
+        };
+        self.height[i] = 0;
+        self.parent[i] = NULL;
+        self.leaf_count += 1;
+        LeafId {
+            index: leaf,
+            generation: self.generation[i],
+        }
+    }
+
+    /// Removes a leaf and returns its payload.
+    pub fn remove(&mut self, leaf: LeafId) -> Result<u32, Error> {
+        self.check(leaf)?;
+        self.remove_leaf(leaf.index);
+        let payload = self.nodes[leaf.index as usize].child2;
+        self.release(leaf.index);
+        self.leaf_count -= 1;
+        Ok(payload)
+    }
+
+    /// Replaces a leaf's box and refits its ancestors in place, without changing the
+    /// tree's shape. Cheap (stops as soon as an ancestor is unchanged) but, repeated
+    /// for boxes that wander far, it slowly degrades the tree: see
+    /// [`degradation`](Self::degradation) and [`reinsert`](Self::reinsert).
+    pub fn update_in_place(&mut self, leaf: LeafId, aabb: Aabb) -> Result<(), Error> {
+        self.check(leaf)?;
+        self.nodes[leaf.index as usize].aabb = aabb;
+        let mut n = self.parent[leaf.index as usize];
+        let mut budget = self.nodes.len();
+        while n != NULL && budget > 0 {
+            budget -= 1;
+            let node = self.nodes[n as usize];
+            let merged = self.nodes[node.child1 as usize]
+                .aabb
+                .merge(&self.nodes[node.child2 as usize].aabb);
+            if merged == node.aabb {
+                break;
+            }
+            self.set_internal_aabb(n, merged);
+            n = self.parent[n as usize];
+        }
+        Ok(())
+    }
+
+    /// Moves a leaf to a new box by taking it out and inserting it again at the best
+    /// place for the new box (the handle stays valid).
+    pub fn reinsert(&mut self, leaf: LeafId, aabb: Aabb) -> Result<(), Error> {
+        self.check(leaf)?;
+        self.remove_leaf(leaf.index);
+        self.nodes[leaf.index as usize].aabb = aabb;
+        self.insert_leaf(leaf.index);
+        Ok(())
+    }
+
+    /// Branch-and-bound search for the sibling that minimises the total area added by
+    /// inserting `aabb` next to it (the new parent's area plus the growth of every
+    /// ancestor). A subtree is skipped when even a perfect fit inside it (cost: its
+    /// inherited growth plus the leaf's own area) cannot beat the best found so far.
+    fn find_best_sibling(&mut self, aabb: &Aabb) -> u32 {
+        let leaf_area = aabb.surface_area();
+        let root = self.root;
+        let root_box = self.nodes[root as usize].aabb;
+        let root_direct = root_box.merge(aabb).surface_area();
+        let mut best = root;
+        let mut best_cost = root_direct;
+        let mut stack = std::mem::take(&mut self.scratch);
+        stack.clear();
+        let root_node = self.nodes[root as usize];
+        if !root_node.is_leaf() {
+            let inherited = root_direct - root_box.surface_area();
+            if inherited + leaf_area < best_cost {
+                stack.push((root_node.child1, inherited));
+                stack.push((root_node.child2, inherited));
+            }
+        }
+        // Each node is pushed at most once (by its parent), so the stack drains within
+        // `nodes.len()` pops.
+        let mut budget = self.nodes.len();
+        while let Some((n, inherited)) = stack.pop() {
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            let node = self.nodes[n as usize];
+            let direct = node.aabb.merge(aabb).surface_area();
+            let cost = direct + inherited;
+            if cost < best_cost {
+                best_cost = cost;
+                best = n;
+            }
+            if !node.is_leaf() {
+                let child_inherited = inherited + direct - node.aabb.surface_area();
+                if child_inherited + leaf_area < best_cost {
+                    stack.push((node.child1, child_inherited));
+                    stack.push((node.child2, child_inherited));
+                }
+            }
+        }
+        self.scratch = stack;
+        best
+    }
+
+    /// Links an allocated leaf (box already set) into the tree.
+    fn insert_leaf(&mut self, leaf: u32) {
+        if self.root == NULL {
+            self.root = leaf;
+            self.parent[leaf as usize] = NULL;
+            return;
+        }
+        let aabb = self.nodes[leaf as usize].aabb;
+        let sibling = self.find_best_sibling(&aabb);
+        let old_parent = self.parent[sibling as usize];
+        let merged = self.nodes[sibling as usize].aabb.merge(&aabb);
+        let new_parent = self.alloc_internal(merged, sibling, leaf);
+        self.height[new_parent as usize] = self.height[sibling as usize] + 1;
+        self.parent[new_parent as usize] = old_parent;
+        self.parent[sibling as usize] = new_parent;
+        self.parent[leaf as usize] = new_parent;
+        if old_parent == NULL {
+            self.root = new_parent;
+        } else {
+            self.replace_child(old_parent, sibling, new_parent);
+        }
+        self.refit_and_rotate(new_parent);
+    }
+
+    /// Unlinks a leaf (its slot stays allocated); its parent is freed and the sibling
+    /// takes the parent's place.
+    fn remove_leaf(&mut self, leaf: u32) {
+        if leaf == self.root {
+            self.root = NULL;
+            return;
+        }
+        let p = self.parent[leaf as usize];
+        let pn = self.nodes[p as usize];
+        let sibling = if pn.child1 == leaf {
+            pn.child2
+        } else {
+            pn.child1
+        };
+        let g = self.parent[p as usize];
+        self.parent[sibling as usize] = g;
+        self.release_internal(p);
+        if g == NULL {
+            self.root = sibling;
+        } else {
+            self.replace_child(g, p, sibling);
+            self.refit_and_rotate(g);
+        }
+        self.parent[leaf as usize] = NULL;
+    }
+
+    #[inline]
+    fn replace_child(&mut self, parent: u32, old: u32, new: u32) {
+        let node = &mut self.nodes[parent as usize];
+        if node.child1 == old {
+            node.child1 = new;
+        } else {
+            debug_assert_eq!(node.child2, old);
+            node.child2 = new;
+        }
+    }
+
+    /// Recomputes box and height of internal node `n` from its children.
+    #[inline]
+    fn refit_node(&mut self, n: u32) {
+        let node = self.nodes[n as usize];
+        let (c1, c2) = (node.child1 as usize, node.child2 as usize);
+        let merged = self.nodes[c1].aabb.merge(&self.nodes[c2].aabb);
+        self.set_internal_aabb(n, merged);
+        self.height[n as usize] = 1 + self.height[c1].max(self.height[c2]);
+    }
+
+    /// Walks from `start` to the root, rotating then refitting every node.
+    fn refit_and_rotate(&mut self, start: u32) {
+        let mut n = start;
+        let mut budget = self.nodes.len();
+        while n != NULL && budget > 0 {
+            budget -= 1;
+            self.rotate(n);
+            self.refit_node(n);
+            n = self.parent[n as usize];
+        }
+    }
+
+    /// Considers swapping one child of `a` with one of the other child's children.
+    ///
+    /// If the children's heights differ by more than one, the swap that lowers the
+    /// taller side most is applied (this bounds the height on sorted or coincident
+    /// inserts, where area gives no guidance). Otherwise the swap that most reduces the
+    /// area of the restructured child is applied, if it keeps both touched nodes
+    /// balanced to within one level.
+    fn rotate(&mut self, a: u32) {
+        let an = self.nodes[a as usize];
+        if an.is_leaf() {
+            return;
+        }
+        let (b, c) = (an.child1, an.child2);
+        let hb = self.height[b as usize] as i64;
+        let hc = self.height[c as usize] as i64;
+        // Candidate: (kept child k, grandchild g under k, other child o) meaning
+        // "o and g trade places": k's children become (o, g's sibling).
+        let mut best: Option<(u32, u32, u32)> = None;
+        let mut best_key = (i64::MAX, i64::MAX, f32::INFINITY);
+        let old_shape = (hb.max(hc), (hb - hc).abs());
+        let unbalanced = (hb - hc).abs() > 1;
+        for (k, o, hk, ho) in [(b, c, hb, hc), (c, b, hc, hb)] {
+            let kn = self.nodes[k as usize];
+            if kn.is_leaf() {
+                continue;
+            }
+            if unbalanced && hk < ho {
+                continue;
+            }
+            let old_area = kn.aabb.surface_area();
+            let o_box = self.nodes[o as usize].aabb;
+            for (g, s) in [(kn.child1, kn.child2), (kn.child2, kn.child1)] {
+                let hs = self.height[s as usize] as i64;
+                let hg = self.height[g as usize] as i64;
+                let new_hk = 1 + ho.max(hs);
+                let new_area = o_box.merge(&self.nodes[s as usize].aabb).surface_area();
+                let delta = new_area - old_area;
+                if unbalanced {
+                    // Lower the taller side first, then reduce the imbalance.
+                    let key = (new_hk.max(hg), (new_hk - hg).abs(), delta);
+                    if (key.0, key.1) < old_shape && key < best_key {
+                        best_key = key;
+                        best = Some((k, g, o));
+                    }
+                } else if (new_hk - hg).abs() <= 1
+                    && (ho - hs).abs() <= 1
+                    && delta < -1e-6 * old_area
+                    && delta < best_key.2
+                {
+                    best_key = (0, 0, delta);
+                    best = Some((k, g, o));
+                }
+            }
+        }
+        if let Some((k, g, o)) = best {
+            // a: (k, o) -> (k', g) where k' = (o, s).
+            self.replace_child(a, o, g);
+            self.replace_child(k, g, o);
+            self.parent[g as usize] = a;
+            self.parent[o as usize] = k;
+            self.refit_node(k);
+        }
+    }
+
+    /// Calls `f(payload)` for every leaf whose box overlaps `aabb` (closed boxes).
+    pub fn query(&self, aabb: &Aabb, mut f: impl FnMut(u32)) {
+        let mut stack = Vec::with_capacity(64);
+        self.query_with_stack(aabb, &mut stack, &mut f);
+    }
+
+    /// [`query`](Self::query) with a caller-provided stack, so hot loops allocate
+    /// nothing.
+    pub(crate) fn query_with_stack(
+        &self,
+        aabb: &Aabb,
+        stack: &mut Vec<u32>,
+        f: &mut impl FnMut(u32),
+    ) {
+        stack.clear();
+        if self.root == NULL {
+            return;
+        }
+        stack.push(self.root);
+        let mut budget = self.nodes.len();
+        while let Some(n) = stack.pop() {
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            let node = &self.nodes[n as usize];
+            if !node.aabb.overlaps(aabb) {
+                continue;
+            }
+            if node.is_leaf() {
+                f(node.child2);
+            } else {
+                stack.push(node.child2);
+                stack.push(node.child1);
+            }
+        }
+    }
+
+    /// The handles of all leaves, in arena order.
+    pub fn leaves(&self) -> Vec<LeafId> {
+        (0..self.nodes.len())
+            .filter(|&i| self.height[i] == 0 && self.nodes[i].is_leaf())
+            .map(|i| LeafId {
+                index: i as u32,
+                generation: self.generation[i],
+            })
+            .collect()
+    }
+
+    /// Builds a tree over `boxes` with the binned SAH builder; leaf `i` has payload `i`
+    /// and handle `result.1[i]`.
+    pub fn from_aabbs(boxes: &[Aabb]) -> (Self, Vec<LeafId>) {
+        let mut tree = Self::new();
+        assert!(boxes.len() < (NULL / 2) as usize, "too many boxes");
+        tree.nodes.reserve(boxes.len() * 2);
+        tree.parent.reserve(boxes.len() * 2);
+        tree.height.reserve(boxes.len() * 2);
+        tree.generation.reserve(boxes.len() * 2);
+        let ids = boxes
+            .iter()
+            .enumerate()
+            .map(|(i, b)| tree.push_unlinked_leaf(*b, i as u32))
+            .collect();
+        tree.rebuild();
+        (tree, ids)
+    }
+
+    /// Rebuilds all internal nodes with the binned SAH builder. Leaf handles stay valid.
+    /// Use after bulk insertion or when [`degradation`](Self::degradation) has grown.
+    pub fn rebuild(&mut self) {
+        let mut leaves: Vec<u32> = Vec::with_capacity(self.leaf_count as usize);
+        let mut internal_free: Vec<u32> = Vec::new();
+        for i in 0..self.nodes.len() {
+            if self.height[i] == FREE {
+                internal_free.push(i as u32);
+            } else if self.nodes[i].is_leaf() {
+                leaves.push(i as u32);
+            } else {
+                internal_free.push(i as u32);
+            }
+        }
+        // Re-chain the free list in ascending order so the builder hands out internal
+        // nodes in depth-first order from low indices: better locality for queries.
+        self.free = NULL;
+        for &n in internal_free.iter().rev() {
+            let i = n as usize;
+            if self.height[i] != FREE {
+                self.generation[i] = self.generation[i].wrapping_add(1);
+                self.height[i] = FREE;
+                self.nodes[i].child1 = NULL;
+            }
+            self.parent[i] = self.free;
+            self.free = n;
+        }
+        self.internal_area = 0.0;
+        self.root = crate::build::build(self, &mut leaves);
+        if self.root != NULL {
+            self.parent[self.root as usize] = NULL;
+        }
+        self.built_area = self.internal_area;
+    }
+
+    /// Checks every structural invariant: parent links, each internal box equal to the
+    /// union of its children, heights, leaf count, free list, and the tracked area cost.
+    /// Meant for tests; runs in linear time with an explicit stack.
+    pub fn validate(&self) -> Result<(), String> {
+        let len = self.nodes.len();
+        let mut reached = vec![false; len];
+        let mut leaves = 0u32;
+        let mut area = 0f64;
+        if self.root != NULL {
+            if self.parent[self.root as usize] != NULL {
+                return Err("root has a parent".into());
+            }
+            let mut stack = vec![self.root];
+            while let Some(n) = stack.pop() {
+                let i = n as usize;
+                if i >= len {
+                    return Err(format!("node {n} out of range"));
+                }
+                if reached[i] {
+                    return Err(format!("node {n} reached twice (cycle or shared child)"));
+                }
+                reached[i] = true;
+                if self.height[i] == FREE {
+                    return Err(format!("free node {n} is linked in the tree"));
+                }
+                let node = self.nodes[i];
+                if node.is_leaf() {
+                    leaves += 1;
+                    if self.height[i] != 0 {
+                        return Err(format!("leaf {n} has height {}", self.height[i]));
+                    }
+                    continue;
+                }
+                for c in [node.child1, node.child2] {
+                    if c as usize >= len {
+                        return Err(format!("node {n} has child {c} out of range"));
+                    }
+                    if self.parent[c as usize] != n {
+                        return Err(format!("child {c} of {n} has parent {}", self.parent[c as usize]));
+                    }
+                    stack.push(c);
+                }
+                let (a, b) = (node.child1 as usize, node.child2 as usize);
+                if node.aabb != self.nodes[a].aabb.merge(&self.nodes[b].aabb) {
+                    return Err(format!("node {n}: box is not the union of its children"));
+                }
+                if self.height[i] != 1 + self.height[a].max(self.height[b]) {
+                    return Err(format!("node {n}: wrong height"));
+                }
+                area += f64::from(node.aabb.surface_area());
+            }
+        }
+        if leaves != self.leaf_count {
+            return Err(format!("{leaves} leaves reached, {} counted", self.leaf_count));
+        }
+        let mut free = 0usize;
+        let mut f = self.free;
+        while f != NULL {
+            if free > len || self.height[f as usize] != FREE || reached[f as usize] {
+                return Err("free list corrupt".into());
+            }
+            free += 1;
+            f = self.parent[f as usize];
+        }
+        let live = reached.iter().filter(|&&r| r).count();
+        if live + free != len {
+            return Err(format!("{} slots leaked", len - live - free));
+        }
+        let tol = 1e-4 * area.max(1.0);
+        if (area - self.internal_area).abs() > tol {
+            return Err(format!("tracked area {} != actual {area}", self.internal_area));
+        }
+        Ok(())
+    }
+}
