@@ -443,9 +443,37 @@ impl DynamicTree {
         let mut budget = self.nodes.len();
         while n != NULL && budget > 0 {
             budget -= 1;
-            self.rotate(n);
+            self.rotate_down(n);
             self.refit_node(n);
             n = self.parent[n as usize];
+        }
+    }
+
+    /// Rotates at `a`; while the rotation leaves the restructured child unbalanced by
+    /// more than one level, rotates there too, one level deeper each time. Without this,
+    /// coincident boxes (all sibling costs equal) grow a list below the root.
+    fn rotate_down(&mut self, a: u32) {
+        let mut cur = a;
+        let mut last = NULL;
+        let mut budget = self.height[a as usize];
+        while budget > 0 {
+            budget -= 1;
+            let Some(k) = self.rotate(cur) else { break };
+            last = k;
+            let kn = self.nodes[k as usize];
+            let (h1, h2) = (self.height[kn.child1 as usize], self.height[kn.child2 as usize]);
+            if h1.abs_diff(h2) <= 1 {
+                break;
+            }
+            cur = k;
+        }
+        // Nodes between `a` and the deepest rotation saw their children change.
+        let mut x = last;
+        let mut budget = self.nodes.len();
+        while x != NULL && x != a && budget > 0 {
+            budget -= 1;
+            self.refit_node(x);
+            x = self.parent[x as usize];
         }
     }
 
@@ -456,10 +484,11 @@ impl DynamicTree {
     /// inserts, where area gives no guidance). Otherwise the swap that most reduces the
     /// area of the restructured child is applied, if it keeps both touched nodes
     /// balanced to within one level.
-    fn rotate(&mut self, a: u32) {
+    /// Returns the restructured child, if a rotation was applied.
+    fn rotate(&mut self, a: u32) -> Option<u32> {
         let an = self.nodes[a as usize];
         if an.is_leaf() {
-            return;
+            return None;
         }
         let (b, c) = (an.child1, an.child2);
         let hb = self.height[b as usize] as i64;
@@ -510,7 +539,9 @@ impl DynamicTree {
             self.parent[g as usize] = a;
             self.parent[o as usize] = k;
             self.refit_node(k);
+            return Some(k);
         }
+        None
     }
 
     /// Calls `f(payload)` for every leaf whose box overlaps `aabb` (closed boxes).

@@ -1,0 +1,253 @@
+//! Long seeded random histories: after every update the pair set must equal the
+//! brute-force set of overlapping fat boxes, contain every overlapping tight pair, and
+//! the reported began/ended lists must be exactly the set difference with the previous
+//! frame. Every few frames the answer is also compared with bvh-arena's on the same
+//! boxes, and with the tree's from-scratch traversal.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use broadphase::{Aabb, Broadphase, BroadphaseConfig, Error, Pair, ProxyId};
+use common::*;
+use glam::Vec3;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+#[derive(Clone, Copy, Debug)]
+struct Scenario {
+    seed: u64,
+    frames: usize,
+    max_live: usize,
+    side: f32,
+    config: BroadphaseConfig,
+}
+
+type Log = Vec<(Vec<Pair>, Vec<Pair>)>;
+
+fn key(p: &Pair) -> (ProxyId, ProxyId) {
+    (p.a, p.b)
+}
+
+fn random_op_box(rng: &mut ChaCha8Rng, s: &Scenario) -> Aabb {
+    // Mix of sizes, including flat and point boxes.
+    match rng.random_range(0..10) {
+        0 => {
+            let c = random_vec(rng, 0.0, s.side);
+            Aabb::new(c, c).unwrap()
+        }
+        1 => {
+            let b = random_box(rng, s.side, 1.0);
+            Aabb::new(b.min(), Vec3::new(b.max().x, b.min().y, b.max().z)).unwrap()
+        }
+        2 => random_box(rng, s.side, 4.0),
+        _ => random_box(rng, s.side, 1.0),
+    }
+}
+
+/// Runs one history, checking every frame; returns the log of changes.
+fn run(s: Scenario) -> Log {
+    let ctx = |frame: usize, what: &str| format!("seed {} frame {frame}: {what} ({s:?})", s.seed);
+    let mut rng = rng(s.seed);
+    let mut bp: Broadphase<u64> = Broadphase::with_config(s.config).unwrap();
+    let mut live: Vec<ProxyId> = Vec::new();
+    let mut dead: Vec<ProxyId> = Vec::new();
+    let mut prev: BTreeSet<(ProxyId, ProxyId)> = BTreeSet::new();
+    let mut log = Log::new();
+    let mut next_key = 0u64;
+    for frame in 0..s.frames {
+        let ops = rng.random_range(0..(s.max_live / 4).max(2));
+        for _ in 0..ops {
+            let r = rng.random_range(0..100);
+            if (r < 20 && live.len() < s.max_live) || live.is_empty() {
+                let b = random_op_box(&mut rng, &s);
+                live.push(bp.insert(b, next_key).unwrap());
+                next_key += 1;
+            } else if r < 30 {
+                let id = live.swap_remove(rng.random_range(0..live.len()));
+                bp.remove(id).unwrap();
+                dead.push(id);
+            } else if r < 70 {
+                let id = live[rng.random_range(0..live.len())];
+                let step = rng.random_range(0.0..0.3);
+                let d = random_dir(&mut rng) * step;
+                let b = translate(&bp.aabb(id).unwrap(), d);
+                bp.move_proxy(id, b).unwrap();
+            } else if r < 80 {
+                let id = live[rng.random_range(0..live.len())];
+                let b = random_op_box(&mut rng, &s);
+                // Ok(false) only if the new box happens to fit in the old fat box.
+                let escaped = bp.move_proxy(id, b).unwrap();
+                assert!(escaped || bp.fat_aabb(id).unwrap().contains(&b), "{}", ctx(frame, "teleport"));
+            } else if r < 92 {
+                let id = live[rng.random_range(0..live.len())];
+                let b = bp.aabb(id).unwrap();
+                let f = rng.random_range(0.3..2.5);
+                let g = Aabb::from_center_half_extents(b.center(), b.size() * 0.5 * f).unwrap();
+                bp.move_proxy(id, g).unwrap();
+            } else if let Some(&id) = dead.last() {
+                // Stale handles are errors and change nothing.
+                assert_eq!(bp.remove(id), Err(Error::StaleHandle), "{}", ctx(frame, "stale remove"));
+                let b = random_op_box(&mut rng, &s);
+                assert_eq!(bp.move_proxy(id, b), Err(Error::StaleHandle));
+                assert!(bp.data(id).is_err() && !bp.contains(id));
+            }
+        }
+        let changes = bp.update();
+        let began: Vec<Pair> = changes.began.to_vec();
+        let ended: Vec<Pair> = changes.ended.to_vec();
+        for list in [&began, &ended] {
+            assert!(
+                list.windows(2).all(|w| (w[0].a.index(), w[0].b.index()) < (w[1].a.index(), w[1].b.index())),
+                "{}",
+                ctx(frame, "change list not sorted")
+            );
+        }
+        if let Err(e) = bp.validate() {
+            panic!("{}", ctx(frame, &format!("validate: {e}")));
+        }
+        let pairs: Vec<Pair> = bp.pairs().collect();
+        assert_eq!(pairs.len(), bp.pair_count(), "{}", ctx(frame, "pair_count"));
+        // Brute force over the fat boxes.
+        let fat: Vec<(u32, Aabb)> = live.iter().map(|&id| (id.index(), bp.fat_aabb(id).unwrap())).collect();
+        let expected = brute_pairs(&fat);
+        let got: Vec<(u32, u32)> = pairs.iter().map(|p| (p.a.index(), p.b.index())).collect();
+        if got != expected {
+            let missing: Vec<_> = expected.iter().filter(|p| !got.contains(p)).take(5).collect();
+            let extra: Vec<_> = got.iter().filter(|p| !expected.contains(p)).take(5).collect();
+            panic!("{}", ctx(frame, &format!("pairs != brute force: missing {missing:?}, extra {extra:?}")));
+        }
+        // Every tight overlap is reported.
+        let tight: Vec<(u32, Aabb)> = live.iter().map(|&id| (id.index(), bp.aabb(id).unwrap())).collect();
+        for p in brute_pairs(&tight) {
+            assert!(got.binary_search(&p).is_ok(), "{}", ctx(frame, &format!("tight pair {p:?} missing")));
+        }
+        // Changes are the set difference with the previous frame.
+        let now: BTreeSet<_> = pairs.iter().map(key).collect();
+        let exp_began: BTreeSet<_> = now.difference(&prev).copied().collect();
+        let exp_ended: BTreeSet<_> = prev.difference(&now).copied().collect();
+        assert_eq!(began.iter().map(key).collect::<BTreeSet<_>>(), exp_began, "{}", ctx(frame, "began"));
+        assert_eq!(ended.iter().map(key).collect::<BTreeSet<_>>(), exp_ended, "{}", ctx(frame, "ended"));
+        assert_eq!(began.len() + ended.len(), exp_began.len() + exp_ended.len(), "{}", ctx(frame, "duplicates"));
+        prev = now;
+        if frame % 16 == 0 {
+            assert_eq!(bvh_arena_pairs(&fat), expected, "{}", ctx(frame, "bvh-arena (fat)"));
+            let scratch: Vec<Pair> = bp.pairs_from_scratch();
+            assert_eq!(scratch, pairs, "{}", ctx(frame, "from scratch"));
+        }
+        log.push((began, ended));
+    }
+    log
+}
+
+fn scenario(seed: u64, frames: usize, max_live: usize, side: f32) -> Scenario {
+    Scenario {
+        seed,
+        frames,
+        max_live,
+        side,
+        config: BroadphaseConfig {
+            parallel_min_moved: 8,
+            ..BroadphaseConfig::default()
+        },
+    }
+}
+
+#[test]
+fn random_histories_match_brute_force() {
+    for seed in 0..6 {
+        run(scenario(seed, 400, 300, 12.0));
+    }
+}
+
+#[test]
+fn dense_histories_match_brute_force() {
+    // Crowded: every box overlaps many others, lots of rotations and escapes.
+    for seed in 100..104 {
+        run(scenario(seed, 300, 200, 4.0));
+    }
+}
+
+#[test]
+fn zero_margin_and_eager_rebuild_histories() {
+    for seed in 200..204 {
+        let mut s = scenario(seed, 300, 200, 10.0);
+        s.config.margin_fraction = 0.0;
+        s.config.rebuild_degradation = 1.01;
+        s.config.parallel_min_moved = 1;
+        run(s);
+    }
+}
+
+#[test]
+fn results_do_not_depend_on_thread_count() {
+    let s = scenario(300, 300, 400, 10.0);
+    let logs: Vec<Log> = [1, 2, 3]
+        .iter()
+        .map(|&t| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap();
+            pool.install(|| run(s))
+        })
+        .collect();
+    assert!(logs[0] == logs[1] && logs[1] == logs[2], "seed {}: logs differ across thread counts", s.seed);
+}
+
+#[test]
+fn pair_set_does_not_depend_on_insertion_order() {
+    let mut rng = rng(400);
+    let boxes: Vec<Aabb> = (0..2000).map(|_| random_box(&mut rng, 25.0, 1.0)).collect();
+    let mut order: Vec<usize> = (0..boxes.len()).collect();
+    let sets: Vec<BTreeSet<(usize, usize)>> = (0..3)
+        .map(|round| {
+            // Reverse, then a seeded shuffle.
+            if round == 1 {
+                order.reverse();
+            } else if round == 2 {
+                for i in (1..order.len()).rev() {
+                    order.swap(i, rng.random_range(0..=i));
+                }
+            }
+            let mut bp = Broadphase::new();
+            for &i in &order {
+                bp.insert(boxes[i], i).unwrap();
+            }
+            bp.update();
+            bp.pairs()
+                .map(|p| {
+                    let (x, y) = (*bp.data(p.a).unwrap(), *bp.data(p.b).unwrap());
+                    (x.min(y), x.max(y))
+                })
+                .collect()
+        })
+        .collect();
+    assert_eq!(sets[0], sets[1], "seed 400: reversed insertion changed the pairs");
+    assert_eq!(sets[0], sets[2], "seed 400: shuffled insertion changed the pairs");
+}
+
+#[test]
+fn bulk_insert_matches_single_inserts() {
+    let mut rng = rng(500);
+    let boxes: Vec<Aabb> = (0..3000).map(|_| random_box(&mut rng, 30.0, 1.0)).collect();
+    let mut a = Broadphase::new();
+    for (i, b) in boxes.iter().enumerate() {
+        a.insert(*b, i).unwrap();
+    }
+    let mut b = Broadphase::new();
+    b.insert_many(boxes.iter().copied().zip(0..)).unwrap();
+    let ca: Vec<Pair> = a.update().began.to_vec();
+    let cb: Vec<Pair> = b.update().began.to_vec();
+    assert_eq!(ca, cb, "seed 500");
+    a.validate().unwrap();
+    b.validate().unwrap();
+    // A failing batch inserts nothing.
+    let bad = vec![(boxes[0], 0), (boxes[1], 1)];
+    let mut c: Broadphase<i32> = Broadphase::with_config(BroadphaseConfig {
+        max_margin: f32::INFINITY,
+        ..Default::default()
+    })
+    .unwrap();
+    let huge = Aabb::new(Vec3::splat(-3.0e38), Vec3::splat(3.0e38)).unwrap();
+    assert_eq!(c.insert_many(bad.into_iter().chain([(huge, 2)])), Err(Error::InfiniteCoordinate));
+    assert!(c.is_empty());
+    c.validate().unwrap();
+}

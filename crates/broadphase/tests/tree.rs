@@ -1,0 +1,170 @@
+//! The dynamic tree against brute force: random insert/remove/update/reinsert
+//! histories keep every invariant, and box queries, ray casts and the all-pairs
+//! traversal return exactly the brute-force answer (and bvh-arena's).
+
+mod common;
+
+use broadphase::{Aabb, DynamicTree, Error, LeafId, Ray};
+use common::*;
+use glam::Vec3;
+use rand::Rng;
+
+fn check_queries(tree: &DynamicTree, live: &[(LeafId, u32, Aabb)], seed: u64, step: usize) {
+    let mut rng = rng(seed ^ 0xABCD ^ step as u64);
+    for _ in 0..20 {
+        let q = random_box(&mut rng, 20.0, 3.0);
+        let mut got = Vec::new();
+        tree.query(&q, |p| got.push(p));
+        got.sort_unstable();
+        let mut want: Vec<u32> = live.iter().filter(|(_, _, b)| b.overlaps(&q)).map(|(_, p, _)| *p).collect();
+        want.sort_unstable();
+        assert_eq!(got, want, "seed {seed} step {step}: query {q:?}");
+    }
+    for _ in 0..20 {
+        let o = random_vec(&mut rng, -2.0, 22.0);
+        let d = random_dir(&mut rng);
+        let ray = Ray::new(o, d).unwrap();
+        let max_t = rng.random_range(1.0..30.0);
+        let mut got = Vec::new();
+        tree.ray_cast(&ray, max_t, |p, t| {
+            got.push((p, t));
+            max_t
+        });
+        got.sort_by_key(|a| a.0);
+        let mut want: Vec<(u32, f32)> = live
+            .iter()
+            .filter_map(|(_, p, b)| ray.intersect_aabb(b, max_t).map(|t| (*p, t)))
+            .collect();
+        want.sort_by_key(|a| a.0);
+        assert_eq!(got, want, "seed {seed} step {step}: ray {ray:?} max_t {max_t}");
+        // Closest hit: clipping with the returned distance keeps the nearest.
+        let mut best = f32::INFINITY;
+        tree.ray_cast(&ray, max_t, |_, t| {
+            best = best.min(t);
+            t
+        });
+        let want_best = want.iter().map(|w| w.1).fold(f32::INFINITY, f32::min);
+        assert_eq!(best, want_best, "seed {seed} step {step}: closest hit");
+    }
+    let boxes: Vec<(u32, Aabb)> = live.iter().map(|(_, p, b)| (*p, *b)).collect();
+    let want = brute_pairs(&boxes);
+    let mut serial = Vec::new();
+    tree.for_each_overlapping_pair(|a, b| serial.push((a, b)));
+    serial.sort_unstable();
+    assert_eq!(serial, want, "seed {seed} step {step}: serial all-pairs");
+    let mut par = tree.overlapping_pairs();
+    par.sort_unstable();
+    assert_eq!(par, want, "seed {seed} step {step}: parallel all-pairs");
+    assert_eq!(bvh_arena_pairs(&boxes), want, "seed {seed} step {step}: bvh-arena");
+}
+
+#[test]
+fn random_tree_histories() {
+    for seed in 0..8u64 {
+        let mut rng = rng(seed);
+        let mut tree = DynamicTree::new();
+        let mut live: Vec<(LeafId, u32, Aabb)> = Vec::new();
+        let mut removed: Vec<LeafId> = Vec::new();
+        for step in 0..3000 {
+            let r = rng.random_range(0..100);
+            if r < 40 || live.len() < 2 {
+                let scale = rng.random_range(0.1..3.0);
+                let b = random_box(&mut rng, 20.0, scale);
+                let p = step as u32;
+                live.push((tree.insert(b, p), p, b));
+            } else if r < 60 {
+                let (id, p, _) = live.swap_remove(rng.random_range(0..live.len()));
+                assert_eq!(tree.remove(id), Ok(p), "seed {seed} step {step}");
+                removed.push(id);
+            } else if r < 80 {
+                let k = rng.random_range(0..live.len());
+                let b = translate(&live[k].2, random_dir(&mut rng) * 0.3);
+                tree.update_in_place(live[k].0, b).unwrap();
+                live[k].2 = b;
+            } else if r < 95 {
+                let k = rng.random_range(0..live.len());
+                let b = random_box(&mut rng, 20.0, 1.0);
+                tree.reinsert(live[k].0, b).unwrap();
+                live[k].2 = b;
+            } else if let Some(&id) = removed.last() {
+                assert_eq!(tree.remove(id), Err(Error::StaleHandle), "seed {seed} step {step}");
+                assert_eq!(tree.update_in_place(id, live[0].2), Err(Error::StaleHandle));
+                assert_eq!(tree.aabb(id), Err(Error::StaleHandle));
+            }
+            if step % 97 == 0 && rng.random_bool(0.3) {
+                tree.rebuild();
+                assert!((tree.degradation() - 1.0).abs() < 1e-9);
+            }
+            if let Err(e) = tree.validate() {
+                panic!("seed {seed} step {step}: {e}");
+            }
+            assert_eq!(tree.len(), live.len());
+            if step % 250 == 0 {
+                check_queries(&tree, &live, seed, step);
+            }
+        }
+        check_queries(&tree, &live, seed, usize::MAX);
+        for (id, p, b) in &live {
+            assert_eq!(tree.aabb(*id), Ok(*b));
+            assert_eq!(tree.payload(*id), Ok(*p));
+        }
+    }
+}
+
+#[test]
+fn bulk_build_matches_brute_force_and_is_shallow() {
+    for (seed, n) in [(1u64, 1usize), (2, 2), (3, 17), (4, 5000)] {
+        let mut rng = rng(seed);
+        let side = (4.0 * n as f32).cbrt();
+        let boxes: Vec<Aabb> = (0..n).map(|_| random_box(&mut rng, side, 1.0)).collect();
+        let (tree, ids) = DynamicTree::from_aabbs(&boxes);
+        tree.validate().unwrap();
+        let live: Vec<(LeafId, u32, Aabb)> = ids.iter().zip(0..).map(|(id, i)| (*id, i, boxes[i as usize])).collect();
+        check_queries(&tree, &live, seed, 0);
+        let bound = 3 * (usize::BITS - n.leading_zeros()) + 4;
+        assert!(tree.height() <= bound, "seed {seed}: height {} > {bound}", tree.height());
+    }
+}
+
+#[test]
+fn leaf_handles_survive_rebuilds_and_rotations() {
+    let mut rng = rng(7);
+    let mut tree = DynamicTree::new();
+    let ids: Vec<(LeafId, Aabb)> = (0..500)
+        .map(|i| {
+            let b = random_box(&mut rng, 10.0, 1.0);
+            (tree.insert(b, i), b)
+        })
+        .collect();
+    tree.rebuild();
+    for (i, (id, b)) in ids.iter().enumerate() {
+        assert_eq!(tree.payload(*id), Ok(i as u32));
+        assert_eq!(tree.aabb(*id), Ok(*b));
+    }
+    assert_eq!(tree.leaves().len(), 500);
+    assert_eq!(tree.remove(LeafId::default()), Err(Error::StaleHandle));
+}
+
+#[test]
+fn empty_and_tiny_trees() {
+    let mut tree = DynamicTree::new();
+    tree.validate().unwrap();
+    tree.rebuild();
+    assert_eq!(tree.overlapping_pairs(), vec![]);
+    assert_eq!(tree.root_aabb(), None);
+    let b = Aabb::new(Vec3::ZERO, Vec3::ONE).unwrap();
+    let id = tree.insert(b, 3);
+    tree.rebuild();
+    tree.validate().unwrap();
+    assert_eq!(tree.height(), 0);
+    let mut hits = 0;
+    tree.ray_cast(&Ray::new(Vec3::splat(-1.0), Vec3::ONE).unwrap(), 10.0, |p, t| {
+        assert_eq!((p, t), (3, 1.0));
+        hits += 1;
+        10.0
+    });
+    assert_eq!(hits, 1);
+    tree.remove(id).unwrap();
+    tree.validate().unwrap();
+    assert!(tree.is_empty());
+}
