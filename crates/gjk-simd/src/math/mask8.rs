@@ -1,0 +1,223 @@
+//! Per-lane booleans.
+
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
+
+use wide::f32x8;
+
+/// Eight booleans, one per lane, stored as all-ones or all-zeros `f32x8` lanes so
+/// that they select between wide values without conversion.
+///
+/// A newtype rather than a bare `f32x8` so that a mask cannot be mixed up with a
+/// value, and so that every mask in the kernels carries a predicate name
+/// (`terminated`, `intersected`, ...).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mask8(f32x8);
+
+/// Lane-wise selection between two wide values (`if mask { a } else { b }` per lane).
+pub trait SelectX8: Sized {
+    /// Per lane: `if_true` where `mask` is set, `if_false` elsewhere.
+    fn select_x8(mask: Mask8, if_true: Self, if_false: Self) -> Self;
+}
+
+impl SelectX8 for f32x8 {
+    #[inline(always)]
+    fn select_x8(mask: Mask8, if_true: Self, if_false: Self) -> Self {
+        mask.0.select(if_true, if_false)
+    }
+}
+
+impl SelectX8 for Mask8 {
+    #[inline(always)]
+    fn select_x8(mask: Mask8, if_true: Self, if_false: Self) -> Self {
+        Mask8(mask.0.select(if_true.0, if_false.0))
+    }
+}
+
+impl Mask8 {
+    /// No lane set.
+    pub const NONE: Mask8 = Mask8(f32x8::ZERO);
+    /// Every lane set.
+    pub const ALL: Mask8 = Mask8(f32x8::new([f32::from_bits(u32::MAX); 8]));
+
+    /// The mask with lane `i` set iff `lanes[i]`.
+    pub fn from_bools(lanes: [bool; 8]) -> Self {
+        Self::from_bitmask(
+            lanes
+                .iter()
+                .enumerate()
+                .fold(0u8, |m, (i, &b)| m | (u8::from(b) << i)),
+        )
+    }
+
+    /// The mask with lane `i` set iff bit `i` of `bits` is set.
+    pub fn from_bitmask(bits: u8) -> Self {
+        let set = f32::from_bits(u32::MAX);
+        Mask8(f32x8::new(std::array::from_fn(|i| {
+            if bits >> i & 1 == 1 { set } else { 0.0 }
+        })))
+    }
+
+    /// The first `n` lanes set (`n` is clamped to 8).
+    pub fn first(n: usize) -> Self {
+        Self::from_bitmask(if n >= 8 { 0xFF } else { (1u8 << n) - 1 })
+    }
+
+    /// Bit `i` set iff lane `i` is set.
+    #[inline(always)]
+    pub fn bitmask(self) -> u8 {
+        self.0.to_bitmask() as u8
+    }
+
+    /// Whether lane `i` is set.
+    #[inline]
+    pub fn lane(self, i: usize) -> bool {
+        self.bitmask() >> i & 1 == 1
+    }
+
+    /// The lanes as booleans.
+    pub fn to_bools(self) -> [bool; 8] {
+        let bits = self.bitmask();
+        std::array::from_fn(|i| bits >> i & 1 == 1)
+    }
+
+    /// Whether any lane is set.
+    #[inline(always)]
+    pub fn any(self) -> bool {
+        self.bitmask() != 0
+    }
+
+    /// Whether every lane is set.
+    #[inline(always)]
+    pub fn all(self) -> bool {
+        self.bitmask() == 0xFF
+    }
+
+    /// Whether no lane is set.
+    #[inline(always)]
+    pub fn none(self) -> bool {
+        self.bitmask() == 0
+    }
+
+    /// `self && !other` per lane.
+    #[inline(always)]
+    pub fn and_not(self, other: Mask8) -> Mask8 {
+        self & !other
+    }
+
+    /// Per lane: `if_true` where set, `if_false` elsewhere.
+    #[inline(always)]
+    pub fn select<T: SelectX8>(self, if_true: T, if_false: T) -> T {
+        T::select_x8(self, if_true, if_false)
+    }
+}
+
+impl BitAnd for Mask8 {
+    type Output = Mask8;
+    #[inline(always)]
+    fn bitand(self, rhs: Mask8) -> Mask8 {
+        Mask8(self.0 & rhs.0)
+    }
+}
+
+impl BitOr for Mask8 {
+    type Output = Mask8;
+    #[inline(always)]
+    fn bitor(self, rhs: Mask8) -> Mask8 {
+        Mask8(self.0 | rhs.0)
+    }
+}
+
+impl BitAndAssign for Mask8 {
+    #[inline(always)]
+    fn bitand_assign(&mut self, rhs: Mask8) {
+        *self = *self & rhs;
+    }
+}
+
+impl BitOrAssign for Mask8 {
+    #[inline(always)]
+    fn bitor_assign(&mut self, rhs: Mask8) {
+        *self = *self | rhs;
+    }
+}
+
+impl Not for Mask8 {
+    type Output = Mask8;
+    #[inline(always)]
+    fn not(self) -> Mask8 {
+        Mask8(self.0 ^ Mask8::ALL.0)
+    }
+}
+
+/// Lane-wise comparisons of `f32x8` values that return named masks. NaN compares
+/// false everywhere (ordered comparisons), so a NaN lane never satisfies a test.
+pub trait CmpX8 {
+    /// `self < rhs` per lane.
+    fn lt(self, rhs: Self) -> Mask8;
+    /// `self <= rhs` per lane.
+    fn le(self, rhs: Self) -> Mask8;
+    /// `self > rhs` per lane.
+    fn gt(self, rhs: Self) -> Mask8;
+    /// `self >= rhs` per lane.
+    fn ge(self, rhs: Self) -> Mask8;
+    /// `self == rhs` per lane.
+    fn same(self, rhs: Self) -> Mask8;
+    /// Finite (not NaN, not infinite) per lane.
+    fn finite(self) -> Mask8;
+}
+
+impl CmpX8 for f32x8 {
+    #[inline(always)]
+    fn lt(self, rhs: Self) -> Mask8 {
+        Mask8(self.simd_lt(rhs))
+    }
+    #[inline(always)]
+    fn le(self, rhs: Self) -> Mask8 {
+        Mask8(self.simd_le(rhs))
+    }
+    #[inline(always)]
+    fn gt(self, rhs: Self) -> Mask8 {
+        Mask8(self.simd_gt(rhs))
+    }
+    #[inline(always)]
+    fn ge(self, rhs: Self) -> Mask8 {
+        Mask8(self.simd_ge(rhs))
+    }
+    #[inline(always)]
+    fn same(self, rhs: Self) -> Mask8 {
+        Mask8(self.simd_eq(rhs))
+    }
+    #[inline(always)]
+    fn finite(self) -> Mask8 {
+        Mask8(self.is_finite())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bits_roundtrip() {
+        for bits in [0u8, 1, 0x80, 0xA5, 0xFF] {
+            assert_eq!(Mask8::from_bitmask(bits).bitmask(), bits);
+        }
+        assert_eq!(Mask8::first(3).bitmask(), 0b111);
+        assert_eq!(Mask8::first(9).bitmask(), 0xFF);
+        assert_eq!((!Mask8::first(3)).bitmask(), 0xF8);
+        assert!(Mask8::ALL.all() && Mask8::NONE.none());
+        let m = Mask8::from_bools([true, false, true, false, false, false, false, true]);
+        assert_eq!(m.bitmask(), 0b1000_0101);
+        assert_eq!(m.to_bools()[2], true);
+    }
+
+    #[test]
+    fn select_and_compare() {
+        let a = f32x8::new([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, f32::NAN]);
+        let m = a.gt(f32x8::splat(2.5));
+        assert_eq!(m.bitmask(), 0b0111_1000, "NaN compares false");
+        let s = m.select(a, f32x8::splat(-1.0)).to_array();
+        assert_eq!(s[..7], [-1.0, -1.0, -1.0, 3.0, 4.0, 5.0, 6.0]);
+        assert_eq!(a.finite().bitmask(), 0x7F);
+    }
+}

@@ -1,0 +1,47 @@
+//! Eight 3x3 matrices (rotations).
+
+use super::mask8::{Mask8, SelectX8};
+use super::vec3x8::Vec3x8;
+
+/// Eight 3x3 matrices stored by column, one per lane.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mat3x8 {
+    /// First columns.
+    pub x_axis: Vec3x8,
+    /// Second columns.
+    pub y_axis: Vec3x8,
+    /// Third columns.
+    pub z_axis: Vec3x8,
+}
+
+impl Mat3x8 {
+    /// `M v` per lane.
+    #[inline(always)]
+    pub fn mul_vec3(&self, v: Vec3x8) -> Vec3x8 {
+        self.z_axis
+            .mul_add(v.z, self.y_axis.mul_add(v.y, self.x_axis * v.x))
+    }
+
+    /// `Mᵀ v` per lane: the inverse of a rotation applied without forming it.
+    #[inline(always)]
+    pub fn transpose_mul_vec3(&self, v: Vec3x8) -> Vec3x8 {
+        Vec3x8::new(self.x_axis.dot(v), self.y_axis.dot(v), self.z_axis.dot(v))
+    }
+
+    /// Lanes whose nine entries are finite.
+    #[inline(always)]
+    pub fn finite(&self) -> Mask8 {
+        self.x_axis.finite() & self.y_axis.finite() & self.z_axis.finite()
+    }
+}
+
+impl SelectX8 for Mat3x8 {
+    #[inline(always)]
+    fn select_x8(m: Mask8, a: Self, b: Self) -> Self {
+        Mat3x8 {
+            x_axis: m.select(a.x_axis, b.x_axis),
+            y_axis: m.select(a.y_axis, b.y_axis),
+            z_axis: m.select(a.z_axis, b.z_axis),
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! Eight capsules.
+
+use gjk_core::{Capsule, Shape};
+use wide::f32x8;
+
+use super::shape_x8::{LaneShape, SupportMapX8};
+use super::signed_extent;
+use crate::math::{CmpX8, Mask8, Vec3x8};
+
+/// Eight capsules along their local Y axes: segment cores from `-half_height` to
+/// `half_height` with the radii as margins (the twin of [`gjk_core::Capsule`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CapsuleX8 {
+    /// Half the length of each core segment.
+    pub half_height: f32x8,
+    /// Radii.
+    pub radius: f32x8,
+}
+
+impl CapsuleX8 {
+    /// Capsule `i` in lane `i`.
+    pub fn from_array(s: [Capsule; 8]) -> Self {
+        Self {
+            half_height: f32x8::new(s.map(|s| s.half_height())),
+            radius: f32x8::new(s.map(|s| s.radius())),
+        }
+    }
+}
+
+impl SupportMapX8 for CapsuleX8 {
+    #[inline(always)]
+    fn support_core(&self, dir: Vec3x8, _active: Mask8) -> Vec3x8 {
+        Vec3x8::new(
+            f32x8::ZERO,
+            signed_extent(dir.y, self.half_height),
+            f32x8::ZERO,
+        )
+    }
+    #[inline(always)]
+    fn margin(&self) -> f32x8 {
+        self.radius
+    }
+    #[inline(always)]
+    fn bounding_radius(&self) -> f32x8 {
+        self.half_height + self.radius
+    }
+    fn finite(&self) -> Mask8 {
+        self.half_height.finite() & self.radius.finite()
+    }
+}
+
+impl LaneShape for CapsuleX8 {
+    fn pack(&mut self, shapes: &[&Shape]) {
+        for (i, s) in shapes.iter().enumerate() {
+            if let Shape::Capsule(c) = s {
+                self.half_height.as_mut_array()[i] = c.half_height();
+                self.radius.as_mut_array()[i] = c.radius();
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! Eight cones.
+
+use gjk_core::{Cone, Shape};
+use wide::f32x8;
+
+use super::disc_support;
+use super::shape_x8::{LaneShape, SupportMapX8};
+use crate::math::{CmpX8, Mask8, Vec3x8};
+
+/// Eight solid cones about their local Y axes, apex at `+half_height`, base disc at
+/// `-half_height` (the twin of [`gjk_core::Cone`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ConeX8 {
+    /// Half the heights.
+    pub half_height: f32x8,
+    /// Base radii.
+    pub radius: f32x8,
+}
+
+impl ConeX8 {
+    /// Cone `i` in lane `i`.
+    pub fn from_array(s: [Cone; 8]) -> Self {
+        Self {
+            half_height: f32x8::new(s.map(|s| s.half_height())),
+            radius: f32x8::new(s.map(|s| s.radius())),
+        }
+    }
+}
+
+impl SupportMapX8 for ConeX8 {
+    /// A cone is the hull of its apex and its base rim: per lane, whichever of the
+    /// two candidates reaches farther along `dir` (the apex on ties, as in
+    /// `gjk-core`).
+    #[inline(always)]
+    fn support_core(&self, dir: Vec3x8, _active: Mask8) -> Vec3x8 {
+        let mut rim = disc_support(dir, self.radius);
+        rim.y = -self.half_height;
+        let apex = Vec3x8::new(f32x8::ZERO, self.half_height, f32x8::ZERO);
+        rim.dot(dir).gt(self.half_height * dir.y).select(rim, apex)
+    }
+    #[inline(always)]
+    fn bounding_radius(&self) -> f32x8 {
+        self.radius
+            .mul_add(self.radius, self.half_height * self.half_height)
+            .sqrt()
+    }
+    fn finite(&self) -> Mask8 {
+        self.half_height.finite() & self.radius.finite()
+    }
+}
+
+impl LaneShape for ConeX8 {
+    fn pack(&mut self, shapes: &[&Shape]) {
+        for (i, s) in shapes.iter().enumerate() {
+            if let Shape::Cone(c) = s {
+                self.half_height.as_mut_array()[i] = c.half_height();
+                self.radius.as_mut_array()[i] = c.radius();
+            }
+        }
+    }
+}

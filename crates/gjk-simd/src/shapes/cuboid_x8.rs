@@ -1,0 +1,54 @@
+//! Eight boxes.
+
+use gjk_core::{Cuboid, Shape};
+use wide::f32x8;
+
+use super::shape_x8::{LaneShape, SupportMapX8};
+use super::signed_extent;
+use crate::math::{Mask8, Vec3x8};
+
+/// Eight boxes centred at their local origins (the twin of [`gjk_core::Cuboid`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CuboidX8 {
+    /// Half-extents.
+    pub half_extents: Vec3x8,
+}
+
+impl CuboidX8 {
+    /// Box `i` in lane `i`.
+    pub fn from_array(s: [Cuboid; 8]) -> Self {
+        Self {
+            half_extents: Vec3x8::from_array(s.map(|s| s.half_extents())),
+        }
+    }
+}
+
+impl SupportMapX8 for CuboidX8 {
+    /// The corner in the octant of `dir` (three selects, no branch).
+    #[inline(always)]
+    fn support_core(&self, dir: Vec3x8, _active: Mask8) -> Vec3x8 {
+        let h = self.half_extents;
+        Vec3x8::new(
+            signed_extent(dir.x, h.x),
+            signed_extent(dir.y, h.y),
+            signed_extent(dir.z, h.z),
+        )
+    }
+    #[inline(always)]
+    fn bounding_radius(&self) -> f32x8 {
+        self.half_extents.length()
+    }
+    fn finite(&self) -> Mask8 {
+        self.half_extents.finite()
+    }
+}
+
+impl LaneShape for CuboidX8 {
+    fn pack(&mut self, shapes: &[&Shape]) {
+        for (i, s) in shapes.iter().enumerate() {
+            if let Shape::Cuboid(c) = s {
+                self.half_extents.set_lane(i, c.half_extents());
+            }
+        }
+    }
+}

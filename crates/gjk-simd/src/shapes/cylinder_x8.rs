@@ -1,0 +1,58 @@
+//! Eight cylinders.
+
+use gjk_core::{Cylinder, Shape};
+use wide::f32x8;
+
+use super::shape_x8::{LaneShape, SupportMapX8};
+use super::{disc_support, signed_extent};
+use crate::math::{CmpX8, Mask8, Vec3x8};
+
+/// Eight solid cylinders about their local Y axes (the twin of
+/// [`gjk_core::Cylinder`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CylinderX8 {
+    /// Half the heights.
+    pub half_height: f32x8,
+    /// Radii.
+    pub radius: f32x8,
+}
+
+impl CylinderX8 {
+    /// Cylinder `i` in lane `i`.
+    pub fn from_array(s: [Cylinder; 8]) -> Self {
+        Self {
+            half_height: f32x8::new(s.map(|s| s.half_height())),
+            radius: f32x8::new(s.map(|s| s.radius())),
+        }
+    }
+}
+
+impl SupportMapX8 for CylinderX8 {
+    /// A point of the rim of the cap facing `dir`.
+    #[inline(always)]
+    fn support_core(&self, dir: Vec3x8, _active: Mask8) -> Vec3x8 {
+        let mut p = disc_support(dir, self.radius);
+        p.y = signed_extent(dir.y, self.half_height);
+        p
+    }
+    #[inline(always)]
+    fn bounding_radius(&self) -> f32x8 {
+        self.radius
+            .mul_add(self.radius, self.half_height * self.half_height)
+            .sqrt()
+    }
+    fn finite(&self) -> Mask8 {
+        self.half_height.finite() & self.radius.finite()
+    }
+}
+
+impl LaneShape for CylinderX8 {
+    fn pack(&mut self, shapes: &[&Shape]) {
+        for (i, s) in shapes.iter().enumerate() {
+            if let Shape::Cylinder(c) = s {
+                self.half_height.as_mut_array()[i] = c.half_height();
+                self.radius.as_mut_array()[i] = c.radius();
+            }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+//! Eight convex hulls, each lane its own hull with its own vertex count.
+
+use gjk_core::{ConvexHull, Shape, SupportMap};
+use glam::Vec3;
+use wide::f32x8;
+
+use super::shape_x8::{LaneShape, SupportMapX8};
+use crate::math::{CmpX8, Mask8, Vec3x8};
+
+/// Eight convex polytopes given by their vertices (the twin of
+/// [`gjk_core::ConvexHull`]); lane `i` may hold a different hull with a different
+/// vertex count than lane `j`.
+///
+/// Vertices are stored by index across lanes: row `j` holds vertex `j` of every
+/// lane. A lane with fewer vertices than the longest repeats its vertex 0 in the
+/// remaining rows. The support scan compares with a strict `>`, so a repeated vertex
+/// never wins over the original and ties go to the lowest index, as in `gjk-core`'s
+/// scan; no per-row count mask is needed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HullX8 {
+    rows: Vec<Vec3x8>,
+    counts: [u32; 8],
+    bounding_radius: f32x8,
+    finite: Mask8Default,
+}
+
+/// `Mask8` defaulting to "no lane" (private helper so `HullX8` can derive `Default`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Mask8Default(Mask8);
+
+impl Default for Mask8Default {
+    fn default() -> Self {
+        Mask8Default(Mask8::NONE)
+    }
+}
+
+impl HullX8 {
+    /// Hull `i` of `hulls` in lane `i` (at most 8 are used; missing lanes are empty
+    /// and report invalid input if queried).
+    pub fn from_hulls(hulls: &[&ConvexHull]) -> Self {
+        let mut h = HullX8::default();
+        let lanes: Vec<(&[Vec3], f32)> = hulls
+            .iter()
+            .take(8)
+            .map(|h| (h.vertices(), h.bounding_radius()))
+            .collect();
+        h.fill(&lanes);
+        h
+    }
+
+    /// Unvalidated vertex lists, one per lane (at most 8 are used). The bounding
+    /// radius of each lane is its farthest vertex's distance from the origin. An
+    /// empty list or a non-finite coordinate makes that lane invalid input.
+    pub fn from_vertices(lanes: &[&[Vec3]]) -> Self {
+        let mut h = HullX8::default();
+        let lanes: Vec<(&[Vec3], f32)> = lanes
+            .iter()
+            .take(8)
+            .map(|v| (*v, v.iter().map(|p| p.length()).fold(0.0, f32::max)))
+            .collect();
+        h.fill(&lanes);
+        h
+    }
+
+    /// Number of vertices in each lane.
+    pub fn counts(&self) -> [u32; 8] {
+        self.counts
+    }
+
+    /// Refills this hull set (reusing its allocation) from vertex lists with their
+    /// bounding radii.
+    fn fill(&mut self, lanes: &[(&[Vec3], f32)]) {
+        let rows = lanes.iter().map(|l| l.0.len()).max().unwrap_or(0);
+        self.rows.clear();
+        self.rows.resize(rows.max(1), Vec3x8::ZERO);
+        self.counts = [0; 8];
+        let mut radius = [0.0f32; 8];
+        let mut finite = [false; 8];
+        for (lane, &(verts, r)) in lanes.iter().enumerate() {
+            self.counts[lane] = verts.len() as u32;
+            radius[lane] = r;
+            finite[lane] = !verts.is_empty() && verts.iter().all(|v| v.is_finite());
+            let first = verts.first().copied().unwrap_or(Vec3::ZERO);
+            for (j, row) in self.rows.iter_mut().enumerate() {
+                row.set_lane(lane, verts.get(j).copied().unwrap_or(first));
+            }
+        }
+        self.bounding_radius = f32x8::new(radius);
+        self.finite = Mask8Default(Mask8::from_bools(finite) & f32x8::new(radius).finite());
+    }
+
+    /// The longest vertex list among the lanes of `active`: the scan's trip count,
+    /// so finished lanes with big hulls do not slow down the others.
+    #[inline(always)]
+    fn rows_for(&self, active: Mask8) -> usize {
+        let bits = active.bitmask();
+        let mut n = 0;
+        for (lane, &c) in self.counts.iter().enumerate() {
+            if bits >> lane & 1 == 1 {
+                n = n.max(c as usize);
+            }
+        }
+        n.min(self.rows.len())
+    }
+}
+
+impl SupportMapX8 for HullX8 {
+    /// Lockstep scan over the vertex index, all lanes at once: per row, one dot
+    /// product and a select of the better vertex.
+    #[inline(always)]
+    fn support_core(&self, dir: Vec3x8, active: Mask8) -> Vec3x8 {
+        let n = self.rows_for(active);
+        let Some(first) = self.rows.first() else {
+            return Vec3x8::ZERO;
+        };
+        let mut best = *first;
+        let mut best_dot = best.dot(dir);
+        for row in self.rows.iter().take(n).skip(1) {
+            let d = row.dot(dir);
+            let better = d.gt(best_dot);
+            best_dot = better.select(d, best_dot);
+            best = better.select(*row, best);
+        }
+        best
+    }
+    #[inline(always)]
+    fn bounding_radius(&self) -> f32x8 {
+        self.bounding_radius
+    }
+    fn finite(&self) -> Mask8 {
+        self.finite.0
+    }
+}
+
+impl LaneShape for HullX8 {
+    fn pack(&mut self, shapes: &[&Shape]) {
+        let mut lanes: [(&[Vec3], f32); 8] = [(&[], 0.0); 8];
+        for (i, s) in shapes.iter().take(8).enumerate() {
+            if let Shape::ConvexHull(h) = s {
+                lanes[i] = (h.vertices(), h.bounding_radius());
+            }
+        }
+        self.fill(&lanes[..shapes.len().min(8)]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scan_matches_scalar_with_ragged_lanes() {
+        let cube: Vec<Vec3> = (0..8)
+            .map(|i| Vec3::new((i & 1) as f32, (i >> 1 & 1) as f32, (i >> 2 & 1) as f32) - 0.5)
+            .collect();
+        let tetra = vec![Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z];
+        let hc = ConvexHull::from_points(&cube).unwrap();
+        let ht = ConvexHull::from_points(&tetra).unwrap();
+        let hulls = [&hc, &ht, &hc, &ht];
+        let wide = HullX8::from_hulls(&hulls);
+        let dirs = [Vec3::new(1.0, 2.0, -0.5), Vec3::new(-1.0, -1.0, -1.0)];
+        for d in dirs {
+            let s = wide.support_core(Vec3x8::splat(d), Mask8::ALL);
+            for (i, h) in hulls.iter().enumerate() {
+                assert_eq!(s.lane(i), h.support_core(d), "lane {i} dir {d}");
+            }
+        }
+        assert_eq!(wide.finite().bitmask(), 0b1111);
+    }
+}

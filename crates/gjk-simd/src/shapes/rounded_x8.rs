@@ -1,0 +1,37 @@
+//! Eight shapes dilated by per-lane radii.
+
+use wide::f32x8;
+
+use super::shape_x8::SupportMapX8;
+use crate::math::{CmpX8, Mask8, Vec3x8};
+
+/// `inner` dilated per lane by `radius` (the twin of [`gjk_core::Rounded`]): the
+/// core is the inner shape's core, the radius adds to its margin.
+///
+/// The batch driver runs every shape of a kind as a `RoundedX8` of that kind, with
+/// radius 0 for plain shapes, so rounded and plain shapes share one kernel.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RoundedX8<S> {
+    /// The shapes being dilated.
+    pub inner: S,
+    /// Dilation radii (not counting the inner shapes' own margins).
+    pub radius: f32x8,
+}
+
+impl<S: SupportMapX8> SupportMapX8 for RoundedX8<S> {
+    #[inline(always)]
+    fn support_core(&self, dir: Vec3x8, active: Mask8) -> Vec3x8 {
+        self.inner.support_core(dir, active)
+    }
+    #[inline(always)]
+    fn margin(&self) -> f32x8 {
+        self.inner.margin() + self.radius
+    }
+    #[inline(always)]
+    fn bounding_radius(&self) -> f32x8 {
+        self.inner.bounding_radius() + self.radius
+    }
+    fn finite(&self) -> Mask8 {
+        self.inner.finite() & self.radius.finite()
+    }
+}

@@ -1,0 +1,53 @@
+//! Eight balls.
+
+use gjk_core::{Shape, Sphere};
+use wide::f32x8;
+
+use super::shape_x8::{LaneShape, SupportMapX8};
+use crate::math::{CmpX8, Mask8, Vec3x8};
+
+/// Eight balls centred at their local origins: point cores with the radii as
+/// margins (the twin of [`gjk_core::Sphere`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SphereX8 {
+    /// Radii.
+    pub radius: f32x8,
+}
+
+impl SphereX8 {
+    /// Ball `i` in lane `i`.
+    pub fn from_array(s: [Sphere; 8]) -> Self {
+        Self {
+            radius: f32x8::new(s.map(|s| s.radius())),
+        }
+    }
+}
+
+impl SupportMapX8 for SphereX8 {
+    #[inline(always)]
+    fn support_core(&self, _dir: Vec3x8, _active: Mask8) -> Vec3x8 {
+        Vec3x8::ZERO
+    }
+    #[inline(always)]
+    fn margin(&self) -> f32x8 {
+        self.radius
+    }
+    #[inline(always)]
+    fn bounding_radius(&self) -> f32x8 {
+        self.radius
+    }
+    fn finite(&self) -> Mask8 {
+        self.radius.finite()
+    }
+}
+
+impl LaneShape for SphereX8 {
+    fn pack(&mut self, shapes: &[&Shape]) {
+        let r = self.radius.as_mut_array();
+        for (i, s) in shapes.iter().enumerate() {
+            if let Shape::Sphere(s) = s {
+                r[i] = s.radius();
+            }
+        }
+    }
+}

@@ -1,0 +1,293 @@
+//! The GJK simplex in fixed slots, and a branch-free closest-point sub-algorithm.
+//!
+//! Lanes hold simplices of different sizes, so there is no per-lane "length":
+//! three *slots* hold the vertices kept from the previous iteration, each with a
+//! per-lane `exists` mask, and the new support point `w` is passed in separately.
+//!
+//! The sub-algorithm evaluates, for every lane, every feature of the simplex that
+//! contains `w` — the vertex `w`, the three edges `w p_i`, the three triangles
+//! `w p_i p_j` and the tetrahedron — and keeps the nearest valid one by select.
+//! Only features containing `w` are candidates: when the support point made
+//! progress (the loop has checked the duality gap), the closest point of the new
+//! simplex lies on such a feature, because every feature without `w` is part of the
+//! previous simplex, whose closest point the loop already had. A feature is valid
+//! when its vertices exist and the origin's projection onto its affine hull has
+//! strictly positive barycentric weights; the closest point of the simplex is the
+//! valid projection nearest to the origin. Ties keep the lower-dimensional feature
+//! (it is examined first and only a strictly nearer candidate replaces it).
+//!
+//! This is a different derivation from `gjk-core`'s Voronoi-region decision tree
+//! (Ericson), on purpose: the differential tests then compare two independent
+//! solutions of the same sub-problem.
+
+use wide::f32x8;
+
+use crate::math::{CmpX8, Mask8, Vec3x8};
+
+/// A triangle whose squared normal is below this fraction of the product of its
+/// squared edge lengths (an angle below about 1e-5 rad at `w`) has no reliable
+/// face region in f32: its normal's direction error, about `f32::EPSILON / sin θ`,
+/// would exceed the angle itself. The edges bound it within `sin θ` of their length
+/// instead, so the face is skipped. Specific to this sub-algorithm (the scalar
+/// decision tree tests the exact zero), hence not in `gjk_core::tolerance`.
+const FLAT_TRIANGLE_SIN_SQ: f32 = 1e-10;
+
+/// The vertex pairs of the three triangles through `w`, with the slot of the vertex
+/// opposite each (the fourth vertex of the tetrahedron).
+const FACES: [(usize, usize, usize); 3] = [(0, 1, 2), (0, 2, 1), (1, 2, 0)];
+
+/// Up to three simplex vertices kept between iterations, per lane.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SimplexX8 {
+    /// Vertices of the Minkowski difference of the cores, `a - b`.
+    pub w: [Vec3x8; 3],
+    /// The core points of A that produced them (A's frame); distance queries only.
+    pub a: [Vec3x8; 3],
+    /// The core points of B that produced them (A's frame); distance queries only.
+    pub b: [Vec3x8; 3],
+    /// Which slots hold a vertex, per lane.
+    pub exists: [Mask8; 3],
+    /// Barycentric weights of the current closest point (0 for empty slots).
+    pub weights: [f32x8; 3],
+}
+
+/// The nearest feature found by [`SimplexX8::solve`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Solved {
+    /// The closest point of the simplex (with `w`) to the origin.
+    pub v: Vec3x8,
+    /// `|v|²`.
+    pub vv: f32x8,
+    /// Weights of the three slots.
+    pub weights: [f32x8; 3],
+    /// Weight of `w`.
+    pub weight_w: f32x8,
+    /// Lanes whose tetrahedron encloses the origin (then `v` is zero and all four
+    /// weights are the origin's barycentric coordinates).
+    pub enclosed: Mask8,
+}
+
+impl SimplexX8 {
+    /// The one-vertex simplex `{w}` in slot 0 in every lane.
+    #[inline(always)]
+    pub fn single(w: Vec3x8, a: Vec3x8, b: Vec3x8) -> Self {
+        SimplexX8 {
+            w: [w; 3],
+            a: [a; 3],
+            b: [b; 3],
+            exists: [Mask8::ALL, Mask8::NONE, Mask8::NONE],
+            weights: [f32x8::ONE, f32x8::ZERO, f32x8::ZERO],
+        }
+    }
+
+    /// Lanes where `w` is already a vertex (GJK can make no more progress).
+    #[inline(always)]
+    pub fn contains(&self, w: Vec3x8) -> Mask8 {
+        (self.exists[0] & self.w[0].same(w))
+            | (self.exists[1] & self.w[1].same(w))
+            | (self.exists[2] & self.w[2].same(w))
+    }
+
+    /// The point of the hull of the simplex and `w` closest to the origin, on a
+    /// feature through `w` (see the module docs).
+    #[inline(always)]
+    pub fn solve(&self, w: Vec3x8) -> Solved {
+        let zero = f32x8::ZERO;
+        let one = f32x8::ONE;
+        // Start from the vertex w itself, which is always valid.
+        let mut best = Solved {
+            v: w,
+            vv: w.length_squared(),
+            weights: [zero; 3],
+            weight_w: one,
+            enclosed: Mask8::NONE,
+        };
+        let d: [Vec3x8; 3] = std::array::from_fn(|i| self.w[i] - w);
+        let dd: [f32x8; 3] = std::array::from_fn(|i| d[i].length_squared());
+
+        // Edges w p_i: the origin projects at w + t d_i, t = -w·d_i / |d_i|²; the
+        // edge's interior is its Voronoi feature when 0 < t < 1. A zero-length edge
+        // gives a NaN t, which no comparison accepts.
+        for i in 0..3 {
+            let t = -w.dot(d[i]) / dd[i];
+            let p = d[i].mul_add(t, w);
+            let pp = p.length_squared();
+            let take = self.exists[i] & t.gt(zero) & t.lt(one) & pp.lt(best.vv);
+            best.v = take.select(p, best.v);
+            best.vv = take.select(pp, best.vv);
+            let mut weights = [zero; 3];
+            weights[i] = t;
+            for (k, wk) in weights.iter().enumerate() {
+                best.weights[k] = take.select(*wk, best.weights[k]);
+            }
+            best.weight_w = take.select(one - t, best.weight_w);
+        }
+
+        // Triangles w p_i p_j, normal n = d_i × d_j. The origin's projection on the
+        // plane is n (n·w)/|n|² (more accurate than summing weighted vertices when
+        // the vertices are far from the origin compared to the gap: bepu does the
+        // same). Its weights: λ_i = n·(d_j × w)/|n|², λ_j = n·(w × d_i)/|n|²,
+        // λ_w = 1 - λ_i - λ_j (the origin may stand in for its projection because
+        // they differ by a multiple of n, which the triple products ignore).
+        // `tet` collects, per face, the origin's barycentric weight of the vertex
+        // opposite it: (signed distance of the origin) / (that of the vertex).
+        let mut tet = [zero; 3];
+        for (i, j, k) in FACES {
+            let n = d[i].cross(d[j]);
+            let nn = n.length_squared();
+            let nw = n.dot(w);
+            let inv = one / nn;
+            let li = n.dot(d[j].cross(w)) * inv;
+            let lj = n.dot(w.cross(d[i])) * inv;
+            let lw = one - li - lj;
+            let p = n * (nw * inv);
+            let pp = p.length_squared();
+            let not_flat = nn.gt(f32x8::splat(FLAT_TRIANGLE_SIN_SQ) * dd[i] * dd[j]);
+            let take = self.exists[i]
+                & self.exists[j]
+                & not_flat
+                & li.gt(zero)
+                & lj.gt(zero)
+                & lw.gt(zero)
+                & pp.lt(best.vv);
+            best.v = take.select(p, best.v);
+            best.vv = take.select(pp, best.vv);
+            let mut weights = [zero; 3];
+            weights[i] = li;
+            weights[j] = lj;
+            for (m, wm) in weights.iter().enumerate() {
+                best.weights[m] = take.select(*wm, best.weights[m]);
+            }
+            best.weight_w = take.select(lw, best.weight_w);
+            tet[k] = -nw / n.dot(d[k]);
+        }
+
+        // Tetrahedron: the origin is inside when all four barycentric weights are
+        // positive. The weight of w comes from the face opposite it, p0 p1 p2.
+        let n_old = (self.w[1] - self.w[0]).cross(self.w[2] - self.w[0]);
+        let tet_w = -n_old.dot(self.w[0]) / n_old.dot(w - self.w[0]);
+        let enclosed = self.exists[0]
+            & self.exists[1]
+            & self.exists[2]
+            & tet[0].gt(zero)
+            & tet[1].gt(zero)
+            & tet[2].gt(zero)
+            & tet_w.gt(zero);
+        best.v = enclosed.select(Vec3x8::ZERO, best.v);
+        best.vv = enclosed.select(zero, best.vv);
+        for (k, t) in tet.iter().enumerate() {
+            best.weights[k] = enclosed.select(*t, best.weights[k]);
+        }
+        best.weight_w = enclosed.select(tet_w, best.weight_w);
+        best.enclosed = enclosed;
+        best
+    }
+
+    /// In lanes of `mask`, replaces the simplex by the feature `solved` chose
+    /// (which contains `w` and at most two old vertices): slots whose weight is
+    /// zero are emptied and `w` moves into the lowest empty slot. `WITNESS` also
+    /// moves the core points (distance queries only).
+    #[inline(always)]
+    pub fn update<const WITNESS: bool>(
+        &mut self,
+        mask: Mask8,
+        solved: &Solved,
+        w: Vec3x8,
+        a: Vec3x8,
+        b: Vec3x8,
+    ) {
+        let zero = f32x8::ZERO;
+        let keep: [Mask8; 3] = std::array::from_fn(|i| solved.weights[i].gt(zero));
+        let into = [
+            !keep[0],
+            keep[0] & !keep[1],
+            keep[0] & keep[1] & !keep[2],
+        ];
+        for k in 0..3 {
+            let put = mask & into[k];
+            self.w[k] = put.select(w, self.w[k]);
+            if WITNESS {
+                self.a[k] = put.select(a, self.a[k]);
+                self.b[k] = put.select(b, self.b[k]);
+            }
+            let weight = into[k].select(solved.weight_w, solved.weights[k]);
+            self.weights[k] = mask.select(weight, self.weights[k]);
+            self.exists[k] = mask.select(keep[k] | into[k], self.exists[k]);
+        }
+    }
+
+    /// The witness points `Σ λ_i a_i` and `Σ λ_i b_i` of the current weights.
+    #[inline(always)]
+    pub fn witnesses(&self) -> (Vec3x8, Vec3x8) {
+        let mut pa = Vec3x8::ZERO;
+        let mut pb = Vec3x8::ZERO;
+        for k in 0..3 {
+            // Empty slots have weight 0 but may hold stale, even non-finite, data:
+            // select them away rather than multiply by zero.
+            let l = self.exists[k].select(self.weights[k], f32x8::ZERO);
+            let a = self.exists[k].select(self.a[k], Vec3x8::ZERO);
+            let b = self.exists[k].select(self.b[k], Vec3x8::ZERO);
+            pa = a.mul_add(l, pa);
+            pb = b.mul_add(l, pb);
+        }
+        (pa, pb)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec3;
+
+    use super::*;
+
+    fn simplex(points: &[Vec3]) -> SimplexX8 {
+        let p0 = Vec3x8::splat(points[0]);
+        let mut s = SimplexX8::single(p0, p0, Vec3x8::ZERO);
+        for (k, p) in points.iter().enumerate().skip(1) {
+            s.w[k] = Vec3x8::splat(*p);
+            s.a[k] = s.w[k];
+            s.exists[k] = Mask8::ALL;
+        }
+        s
+    }
+
+    #[test]
+    fn segment_triangle_and_tetrahedron() {
+        // Segment: closest point (1, 0, 0) in the edge interior.
+        let s = simplex(&[Vec3::new(1.0, 1.0, 0.0)]);
+        let r = s.solve(Vec3x8::splat(Vec3::new(1.0, -1.0, 0.0)));
+        assert!((r.v.lane(3) - Vec3::X).length() < 1e-6);
+        assert!((r.weights[0].to_array()[0] - 0.5).abs() < 1e-6);
+
+        // Triangle face region.
+        let s = simplex(&[Vec3::new(-1.0, -1.0, 2.0), Vec3::new(3.0, -1.0, 2.0)]);
+        let r = s.solve(Vec3x8::splat(Vec3::new(-1.0, 3.0, 2.0)));
+        assert!((r.v.lane(0) - Vec3::new(0.0, 0.0, 2.0)).length() < 1e-6);
+        let sum = r.weights[0] + r.weights[1] + r.weight_w;
+        assert!((sum.to_array()[5] - 1.0).abs() < 1e-6);
+
+        // Tetrahedron around the origin.
+        let pts = [
+            Vec3::new(1.0, 0.0, -1.0),
+            Vec3::new(-1.0, 1.0, -1.0),
+            Vec3::new(-1.0, -1.0, -1.0),
+        ];
+        let s = simplex(&pts);
+        let r = s.solve(Vec3x8::splat(Vec3::new(0.0, 0.0, 1.0)));
+        assert!(r.enclosed.all());
+        let mut centre = Vec3::new(0.0, 0.0, 1.0) * r.weight_w.to_array()[0];
+        for (k, p) in pts.iter().enumerate() {
+            centre += *p * r.weights[k].to_array()[0];
+        }
+        assert!(centre.length() < 1e-6, "{centre}");
+
+        // Shifted away: nearest is the face z = 2 (p0 p1 p2 with w above).
+        let up = Vec3::new(0.0, 0.0, 3.0);
+        let s = simplex(&pts.map(|p| p + up));
+        let r = s.solve(Vec3x8::splat(Vec3::new(0.0, 0.0, 1.0) + up));
+        assert!(r.enclosed.none());
+        // The old face is not a candidate (it lacks w); the nearest feature through
+        // w is then at distance >= 2.
+        assert!(r.vv.to_array()[0] >= 4.0 - 1e-5);
+    }
+}
