@@ -36,6 +36,31 @@ const FLAT_TRIANGLE_SIN_SQ: f32 = 1e-10;
 /// opposite each (the fourth vertex of the tetrahedron).
 const FACES: [(usize, usize, usize); 3] = [(0, 1, 2), (0, 2, 1), (1, 2, 0)];
 
+/// The normal `d_i × d_j` of the triangle `w, w + d_i, w + d_j`, computed at its
+/// largest angle.
+///
+/// The three expressions are equal in exact arithmetic, but the direction error of
+/// a rounded cross product is about `f32::EPSILON / sin θ`, θ the angle between its
+/// factors, and the plane's distance from the origin inherits it times the
+/// vertices' distance from the origin. Near convergence on curved cores, GJK
+/// produces slivers with one short edge; the angle opposite it is tiny and, when it
+/// sits at `w`, the naive normal stalls the loop several hundred ulps early. The
+/// largest angle, opposite the longest edge, is at least 60°.
+#[inline(always)]
+fn triangle_normal(di: Vec3x8, dj: Vec3x8, ddi: f32x8, ddj: f32x8) -> Vec3x8 {
+    let e = dj - di;
+    let ee = e.length_squared();
+    // Longest edge opposite w: angle at w.
+    let at_w = di.cross(dj);
+    // |d_j| longest: angle at p_i, (p_j - p_i) × (w - p_i).
+    let at_i = e.cross(-di);
+    // |d_i| longest: angle at p_j, (w - p_j) × (p_i - p_j).
+    let at_j = (-dj).cross(-e);
+    let use_i = ddj.gt(ee) & ddj.ge(ddi);
+    let use_j = ddi.gt(ee) & ddi.gt(ddj);
+    use_i.select(at_i, use_j.select(at_j, at_w))
+}
+
 /// Up to three simplex vertices kept between iterations, per lane.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SimplexX8 {
@@ -133,7 +158,7 @@ impl SimplexX8 {
         // opposite it: (signed distance of the origin) / (that of the vertex).
         let mut tet = [zero; 3];
         for (i, j, k) in FACES {
-            let n = d[i].cross(d[j]);
+            let n = triangle_normal(d[i], d[j], dd[i], dd[j]);
             let nn = n.length_squared();
             let nw = n.dot(w);
             let inv = one / nn;

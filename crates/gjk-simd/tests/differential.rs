@@ -1,0 +1,303 @@
+//! Differential test against gjk-core: 1,032,192 seeded pairs over all 36 kind
+//! pairs (plus rounded variants), through the batch driver.
+//!
+//! Agreement criteria (issue 3):
+//! * boolean: identical outside a 1e-4 band around touching (a disagreement is
+//!   accepted only when gjk-core's distance, or for overlapping pairs its EPA
+//!   depth, is at most 1e-4);
+//! * distance within 1e-5 absolute + 1e-5 relative;
+//! * closest points within the same bounds — or, where they differ, both pairs of
+//!   points are valid closest points (the closest points of a pair are not unique
+//!   when the nearest features are parallel: face-face, edge-face, parallel
+//!   segments; then any point of the overlap is correct). Such cases are counted
+//!   and reported, the others fail.
+//!
+//! Where the two differ beyond the bounds, the SIMD result is *certified*
+//! independently: its points must lie on the shapes, and its distance must be within
+//! the bounds of a lower bound proven by supporting planes along either result's
+//! normal. gjk-core itself fails that certificate on a few pairs in 1,000 with a
+//! cylinder or cone (reported as `core-off`).
+//!
+//! Named class where agreement to 1e-5 is impossible: **curved cores (cylinder,
+//! cone) in f32**. GJK converges linearly on curved cores; near the tolerance, the
+//! decrease of `|v|²` per iteration falls below the rounding of the sub-simplex
+//! solve, the "no decrease of |v|" rule (shared with gjk-core) stops the loop before
+//! the relative gap 1e-6 is reached, and the distance can be off by up to ~1e-4
+//! relative. Both implementations hit this; the test requires the SIMD kernel to
+//! miss no more often than gjk-core does on the same pairs and to stay within 1e-3.
+
+mod common;
+
+use common::{KIND_NAMES, Pairs, hulls, pairs, rounded, shape, world_support};
+use gjk_core::glam::Vec3;
+use gjk_core::{Distance, Intersection, contact, distance, intersection};
+use gjk_simd::{Parallelism, distance_batch, intersects_batch};
+
+const SEED: u64 = 0x5EED_6A6B;
+/// Pairs per kind pair (×36 kind pairs = 1,032,192 pairs).
+const PER_KIND_PAIR: usize = 28_672;
+const BAND: f32 = 1e-4;
+const ABS: f32 = 1e-5;
+const REL: f32 = 1e-5;
+
+#[derive(Default)]
+struct Stats {
+    pairs: usize,
+    overlapping: usize,
+    bool_disagree_in_band: usize,
+    max_abs: f32,
+    max_rel: f32,
+    non_unique_witness: usize,
+    core_off: usize,
+    curved_stall: usize,
+    curved_worst: f32,
+    distance_differs_both_certified: usize,
+    iters_core_bool: u64,
+    iters_simd_bool: u64,
+    iters_core_dist: u64,
+    iters_simd_dist: u64,
+    failures: Vec<String>,
+    fail_kinds: std::collections::BTreeMap<&'static str, usize>,
+}
+
+fn within(a: Vec3, b: Vec3) -> bool {
+    // Points of the same result are compared in world space, where coordinates reach
+    // about 12: the relative part is relative to the point's magnitude.
+    (a - b).length() <= ABS + REL * b.length()
+}
+
+/// Distance from world point `p` to the shape of pair side `a` (0 inside).
+fn point_distance(shape: &gjk_core::Shape, pose: &gjk_core::Pose, p: Vec3) -> f32 {
+    let dot = gjk_core::Sphere::new(f32::MIN_POSITIVE).unwrap();
+    distance(shape, pose, &dot, &gjk_core::Pose::from_translation(p).unwrap()).distance
+}
+
+/// A certified lower bound of the distance of pair `i` from a unit normal `n`
+/// (A towards B): the gap between the supporting planes of A along `n` and of B
+/// along `-n`. Zero normals give no bound.
+fn lower_bound(p: &Pairs, i: usize, n: Vec3) -> f32 {
+    if n == Vec3::ZERO {
+        return f32::NEG_INFINITY;
+    }
+    let sa = world_support(&p.shapes_a[i], &p.poses_a[i], n);
+    let sb = world_support(&p.shapes_b[i], &p.poses_b[i], -n);
+    n.dot(sb) - n.dot(sa)
+}
+
+/// Whether result `d` is certified correct to `tol` for pair `i`: its points lie
+/// on (in) the shapes, and for a separated result its distance is within `tol` of
+/// the best certified lower bound `lower` and of its own points' distance (so the
+/// true distance lies in `[lower, d.distance]`).
+fn certified(p: &Pairs, i: usize, d: &Distance, lower: f32, tol: f32) -> bool {
+    let on_a = point_distance(&p.shapes_a[i], &p.poses_a[i], d.point_a) <= tol;
+    let on_b = point_distance(&p.shapes_b[i], &p.poses_b[i], d.point_b) <= tol;
+    if d.distance == 0.0 {
+        return on_a && on_b && d.point_a == d.point_b && lower <= tol;
+    }
+    on_a && on_b
+        && ((d.point_b - d.point_a).length() - d.distance).abs() <= tol
+        && d.distance - lower <= tol
+}
+
+fn check(p: &Pairs, label: &str, seed: u64, curved: bool) -> Stats {
+    let bools = intersects_batch(
+        &p.shapes_a,
+        &p.poses_a,
+        &p.shapes_b,
+        &p.poses_b,
+        Parallelism::Sequential,
+    )
+    .unwrap();
+    let dists = distance_batch(
+        &p.shapes_a,
+        &p.poses_a,
+        &p.shapes_b,
+        &p.poses_b,
+        Parallelism::Sequential,
+    )
+    .unwrap();
+    let mut st = Stats {
+        pairs: p.len(),
+        ..Stats::default()
+    };
+    for i in 0..p.len() {
+        let (a, pa, b, pb) = (&p.shapes_a[i], &p.poses_a[i], &p.shapes_b[i], &p.poses_b[i]);
+        let cb: Intersection = intersection(a, pa, b, pb);
+        let cd: Distance = distance(a, pa, b, pb);
+        let (sb, sd) = (bools[i], dists[i]);
+        st.iters_core_bool += u64::from(cb.iterations);
+        st.iters_simd_bool += u64::from(sb.iterations);
+        st.iters_core_dist += u64::from(cd.iterations);
+        st.iters_simd_dist += u64::from(sd.iterations);
+        st.overlapping += usize::from(cb.intersecting);
+        let mut fail = |why: &'static str| {
+            *st.fail_kinds.entry(why).or_default() += 1;
+            if st.failures.len() < 8 {
+                st.failures.push(format!(
+                    "[{label} seed {seed:#x} pair {i}] {why}\n  A {a:?} at {pa:?}\n  B {b:?} at {pb:?}\n  \
+                     core bool {cb:?}\n  simd bool {sb:?}\n  core dist {cd:?}\n  simd dist {sd:?}"
+                ));
+            } else {
+                st.failures.push(String::new());
+            }
+        };
+        if sb.intersecting != cb.intersecting {
+            let depth = if cd.distance > 0.0 {
+                cd.distance
+            } else {
+                contact(a, pa, b, pb, 0.0).map_or(0.0, |c| c.depth)
+            };
+            if depth <= BAND {
+                st.bool_disagree_in_band += 1;
+            } else {
+                fail("boolean disagreement outside the touching band");
+            }
+        }
+        let diff = (sd.distance - cd.distance).abs();
+        st.max_abs = st.max_abs.max(diff);
+        if cd.distance > 0.0 {
+            st.max_rel = st.max_rel.max(diff / cd.distance);
+        }
+        let tol = ABS + REL * cd.distance;
+        let points_agree = within(sd.point_a, cd.point_a) && within(sd.point_b, cd.point_b);
+        if sd.distance == 0.0 && sd.point_a != sd.point_b {
+            fail("overlapping result must have point_a == point_b");
+        }
+        // Closest points are compared for separated pairs only: for overlapping
+        // shapes `point_a == point_b` is just some point inside both.
+        if diff <= tol && (points_agree || (sd.distance == 0.0 && cd.distance == 0.0)) {
+            continue;
+        }
+        // The results differ: certify the SIMD result independently (and classify
+        // the core one the same way, to report gjk-core's own misses).
+        let lower = lower_bound(p, i, sd.normal).max(lower_bound(p, i, cd.normal));
+        let simd_ok = certified(p, i, &sd, lower, tol);
+        let core_ok = certified(p, i, &cd, lower, tol);
+        if !simd_ok && curved {
+            // Named class: curved cores in f32 (see the module docs).
+            st.curved_stall += 1;
+            st.curved_worst = st.curved_worst.max((sd.distance - lower) / (1.0 + cd.distance));
+            st.core_off += usize::from(!core_ok);
+        } else if !simd_ok {
+            fail(if diff > tol {
+                "distance disagreement, SIMD result not certified"
+            } else {
+                "closest points disagree, SIMD points not certified"
+            });
+        } else if diff > tol {
+            st.core_off += usize::from(!core_ok);
+            st.distance_differs_both_certified += usize::from(core_ok);
+        } else {
+            st.non_unique_witness += 1;
+        }
+    }
+    st
+}
+
+fn report(name: &str, st: &Stats) {
+    println!(
+        "{name:<22} pairs {:>7} overlap {:>5.1}% band-disagree {:>3} witness-differs {:>4} core-off {:>3} both-ok {:>3} \
+         max|Δd| {:.2e} max rel {:.2e} iters core/simd bool {:.2}/{:.2} dist {:.2}/{:.2}",
+        st.pairs,
+        100.0 * st.overlapping as f64 / st.pairs as f64,
+        st.bool_disagree_in_band,
+        st.non_unique_witness,
+        st.core_off,
+        st.distance_differs_both_certified,
+        st.max_abs,
+        st.max_rel,
+        st.iters_core_bool as f64 / st.pairs as f64,
+        st.iters_simd_bool as f64 / st.pairs as f64,
+        st.iters_core_dist as f64 / st.pairs as f64,
+        st.iters_simd_dist as f64 / st.pairs as f64,
+    );
+    if st.curved_stall > 0 {
+        println!(
+            "    curved-core f32 stall: SIMD outside tolerance on {} pairs (worst excess over the \
+             certified bound {:.2e} relative), gjk-core outside tolerance on {} pairs",
+            st.curved_stall, st.curved_worst, st.core_off
+        );
+    }
+    if !st.fail_kinds.is_empty() {
+        println!("    FAIL {:?}", st.fail_kinds);
+    }
+}
+
+fn run_kind_a(kind_a: usize) {
+    let hulls = hulls(SEED, 16);
+    let mut failures = Vec::new();
+    for kind_b in 0..6 {
+        let seed = SEED ^ (kind_a as u64 * 31 + kind_b as u64) << 8;
+        // One pair in eight wraps A, B or both in `Rounded` (same kernels, margins
+        // per lane), so rounded and plain shapes share batches.
+        let p = pairs(
+            seed,
+            PER_KIND_PAIR,
+            |rng, i| {
+                let mut a = shape(rng, kind_a, &hulls);
+                let mut b = shape(rng, kind_b, &hulls);
+                match i % 16 {
+                    1 => a = rounded(rng, a),
+                    9 => b = rounded(rng, b),
+                    5 => {
+                        a = rounded(rng, a);
+                        b = rounded(rng, b);
+                    }
+                    _ => {}
+                }
+                (a, b)
+            },
+            10.0,
+        );
+        let name = format!("{}-{}", KIND_NAMES[kind_a], KIND_NAMES[kind_b]);
+        let curved = [3, 4].contains(&kind_a) || [3, 4].contains(&kind_b);
+        let st = check(&p, &name, seed, curved);
+        report(&name, &st);
+        // The named class may not be worse than the reference implementation, and
+        // its misses stay within 1e-3 relative.
+        if st.curved_stall > st.core_off.max(8) || st.curved_worst > 1e-3 {
+            failures.push(format!(
+                "{name}: curved-core misses {} (gjk-core {}), worst {:.2e}",
+                st.curved_stall, st.core_off, st.curved_worst
+            ));
+        }
+        if !st.failures.is_empty() {
+            failures.push(format!(
+                "{name}: {} failures, first:\n{}",
+                st.failures.len(),
+                st.failures.iter().filter(|f| !f.is_empty()).cloned().collect::<Vec<_>>().join("\n")
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn differential_sphere_vs_all() {
+    run_kind_a(0);
+}
+
+#[test]
+fn differential_cuboid_vs_all() {
+    run_kind_a(1);
+}
+
+#[test]
+fn differential_capsule_vs_all() {
+    run_kind_a(2);
+}
+
+#[test]
+fn differential_cylinder_vs_all() {
+    run_kind_a(3);
+}
+
+#[test]
+fn differential_cone_vs_all() {
+    run_kind_a(4);
+}
+
+#[test]
+fn differential_hull_vs_all() {
+    run_kind_a(5);
+}
