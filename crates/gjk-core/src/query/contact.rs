@@ -49,12 +49,12 @@ where
     let world_point = |p: Vec3| pose_a.transform_point(p);
 
     if !out.cores_overlap {
-        let core_distance = out.v.length();
+        let core_distance = out.v.length() as f32;
         let gap = core_distance - ma - mb;
         if gap > prediction.max(touch) {
             return None;
         }
-        let n = -out.v / core_distance;
+        let n = (-out.v / out.v.length()).as_vec3();
         let (core_a, core_b) = out.simplex.witnesses();
         return Some(Contact {
             depth: -gap,

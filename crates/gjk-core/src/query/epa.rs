@@ -35,6 +35,8 @@ struct Face {
     normal: Vec3,
     distance: f32,
     alive: bool,
+    /// The vertex whose insertion removed this face (to undo a failed step).
+    removed_at: Option<usize>,
 }
 
 /// Penetration of the cores, given the GJK simplex that found them overlapping.
@@ -81,33 +83,34 @@ where
         if faces.len() + 16 > EPA_MAX_FACES {
             break;
         }
-        // Remove every face the new point sees; the boundary of the removed region
-        // (edges whose twin is not removed) is the horizon to re-triangulate.
         let new_index = verts.len();
         verts.push(p);
-        let mut removed_edges: Vec<(usize, usize)> = Vec::new();
-        for f in faces.iter_mut().filter(|f| f.alive) {
-            if f.normal.dot(p.w - verts[f.v[0]].w) > 0.0 {
-                f.alive = false;
-                for k in 0..3 {
-                    removed_edges.push((f.v[k], f.v[(k + 1) % 3]));
+        let horizon = carve_visible(&mut faces, &verts, best, p.w);
+        let mut added = Vec::with_capacity(horizon.len());
+        // The new polytope contains the old one, so no new face may come closer to
+        // the origin than the face being expanded. One that does is a sliver whose
+        // normal is rounding noise (it happens near convergence on curved cores,
+        // where the new point barely clears nearly coplanar faces).
+        let floor = face.distance - (EPA_RELATIVE_GAP * face.distance.abs() + touch);
+        for (a, b) in horizon {
+            match make_face(&verts, [a, b, new_index]) {
+                Some(f) if f.distance >= floor => added.push(f),
+                _ => {
+                    status = Status::Degenerate;
+                    break;
                 }
             }
         }
-        let mut ok = true;
-        for &(a, b) in &removed_edges {
-            if removed_edges.contains(&(b, a)) {
-                continue;
+        if status == Status::Degenerate {
+            // Keep the answer of the last sound polytope: undo the carving.
+            for f in faces.iter_mut().filter(|f| f.removed_at == Some(new_index)) {
+                f.alive = true;
+                f.removed_at = None;
             }
-            match make_face(&verts, [a, b, new_index]) {
-                Some(f) => faces.push(f),
-                None => ok = false,
-            }
-        }
-        if !ok {
-            status = Status::Degenerate;
+            verts.pop();
             break;
         }
+        faces.extend(added);
     }
     if status != Status::Converged {
         best = nearest_face(&faces);
@@ -261,7 +264,48 @@ fn make_face(verts: &[SupportPoint], v: [usize; 3]) -> Option<Face> {
         normal,
         distance: normal.dot(a),
         alive: true,
+        removed_at: None,
     })
+}
+
+/// Removes the faces that `p` sees, grown from `seed` across shared edges so that
+/// the removed region is connected (a disc on a convex polytope), and returns its
+/// boundary, the horizon, as directed edges in the removed faces' winding. Testing
+/// every face independently instead can remove a disconnected, barely visible face
+/// and leave a horizon that is not one loop, which folds the polytope.
+fn carve_visible(
+    faces: &mut [Face],
+    verts: &[SupportPoint],
+    seed: usize,
+    p: Vec3,
+) -> Vec<(usize, usize)> {
+    let new_index = verts.len() - 1;
+    let sees = |f: &Face| f.normal.dot(p - verts[f.v[0]].w) > 0.0;
+    let mut horizon = Vec::new();
+    let mut stack = vec![seed];
+    faces[seed].alive = false;
+    faces[seed].removed_at = Some(new_index);
+    // Each face is pushed at most once (it is marked removed when pushed), so the
+    // loop runs at most `faces.len()` times.
+    while let Some(fi) = stack.pop() {
+        for k in 0..3 {
+            let (a, b) = (faces[fi].v[k], faces[fi].v[(k + 1) % 3]);
+            let neighbour = faces.iter().position(|g| {
+                (g.alive || g.removed_at == Some(new_index))
+                    && (0..3).any(|j| g.v[j] == b && g.v[(j + 1) % 3] == a)
+            });
+            match neighbour {
+                Some(ni) if faces[ni].removed_at == Some(new_index) => {}
+                Some(ni) if sees(&faces[ni]) => {
+                    faces[ni].alive = false;
+                    faces[ni].removed_at = Some(new_index);
+                    stack.push(ni);
+                }
+                _ => horizon.push((a, b)),
+            }
+        }
+    }
+    horizon
 }
 
 fn nearest_face(faces: &[Face]) -> usize {

@@ -1,6 +1,6 @@
 //! GJK: boolean intersection and distance with closest points.
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
 use super::minkowski::{Minkowski, SupportPoint};
 use super::simplex::Simplex;
@@ -55,7 +55,7 @@ pub(crate) struct GjkOutcome {
     pub simplex: Simplex,
     /// The point of `core(A) - core(B)` closest to the origin found; `|v|` is an
     /// upper bound of the cores' distance.
-    pub v: Vec3,
+    pub v: DVec3,
     /// The cores overlap or touch: `|v|` fell below the touch tolerance or the
     /// simplex enclosed the origin.
     pub cores_overlap: bool,
@@ -86,8 +86,10 @@ where
     };
     let first: SupportPoint = m.support(first_dir);
     let mut simplex = Simplex::single(first);
-    let mut v = first.w;
-    let mut max_w_sq = first.w.length_squared();
+    // `v` and the quantities compared with it are f64: see `Simplex::solve`.
+    let mut v = first.w.as_dvec3();
+    let mut max_w_sq = first.w.as_dvec3().length_squared();
+    let touch = touch as f64;
     let mut iterations = 1;
     let outcome = |simplex, v, cores_overlap, shapes_intersect, iterations, status| GjkOutcome {
         simplex,
@@ -107,33 +109,32 @@ where
             return outcome(simplex, v, true, true, iterations, Status::Converged);
         }
         let v_len = vv.sqrt();
-        if let Goal::Boolean { reach } = goal {
-            if v_len <= reach {
-                return outcome(simplex, v, false, true, iterations, Status::Converged);
-            }
+        if let Goal::Boolean { reach } = goal
+            && v_len <= reach as f64
+        {
+            return outcome(simplex, v, false, true, iterations, Status::Converged);
         }
         if iterations >= GJK_MAX_ITERATIONS {
-            let hit = matches!(goal, Goal::Boolean { reach } if v_len <= reach);
+            let hit = matches!(goal, Goal::Boolean { reach } if v_len <= reach as f64);
             return outcome(simplex, v, false, hit, iterations, Status::IterationLimit);
         }
 
-        let w = m.support(-v);
+        let w = m.support(-v.as_vec3());
         iterations += 1;
-        let vw = v.dot(w.w);
-        if let Goal::Boolean { reach } = goal {
-            // `v·w / |v|` is a lower bound of the cores' distance: the plane through
-            // w orthogonal to v separates the origin from core(A) - core(B).
-            if vw > reach * v_len {
-                return outcome(simplex, v, false, false, iterations, Status::Converged);
-            }
-        }
-        max_w_sq = max_w_sq.max(w.w.length_squared());
-        let gap = vv - vw;
-        if gap <= GJK_RELATIVE_GAP * vv
-            || gap <= GJK_GAP_FLOOR * v_len * max_w_sq.sqrt()
-            || simplex.contains(w.w)
+        let vw = v.dot(w.w.as_dvec3());
+        // `v·w / |v|` is a lower bound of the cores' distance: the plane through w
+        // orthogonal to v separates the origin from core(A) - core(B).
+        if let Goal::Boolean { reach } = goal
+            && vw > reach as f64 * v_len
         {
-            let hit = matches!(goal, Goal::Boolean { reach } if v_len <= reach);
+            return outcome(simplex, v, false, false, iterations, Status::Converged);
+        }
+        max_w_sq = max_w_sq.max(w.w.as_dvec3().length_squared());
+        let gap = vv - vw;
+        let converged = gap <= GJK_RELATIVE_GAP as f64 * vv
+            || gap <= GJK_GAP_FLOOR as f64 * v_len * max_w_sq.sqrt();
+        if converged || simplex.contains(w.w) {
+            let hit = matches!(goal, Goal::Boolean { reach } if v_len <= reach as f64);
             return outcome(simplex, v, false, hit, iterations, Status::Converged);
         }
 
@@ -143,7 +144,7 @@ where
         if simplex.len == 4 {
             return outcome(
                 simplex,
-                Vec3::ZERO,
+                DVec3::ZERO,
                 true,
                 true,
                 iterations,
@@ -151,8 +152,8 @@ where
             );
         }
         if next_v.length_squared() >= vv {
-            // No progress: the previous simplex is as good as it gets in f32.
-            let hit = matches!(goal, Goal::Boolean { reach } if v_len <= reach);
+            // No progress: the previous simplex is as good as it gets.
+            let hit = matches!(goal, Goal::Boolean { reach } if v_len <= reach as f64);
             return outcome(previous, v, false, hit, iterations, Status::Converged);
         }
         v = next_v;
@@ -206,7 +207,7 @@ where
     let core_distance = if out.cores_overlap {
         0.0
     } else {
-        out.v.length()
+        out.v.length() as f32
     };
     let gap = core_distance - ma - mb;
     let world = |p: Vec3| pose_a.transform_point(p);
@@ -230,7 +231,7 @@ where
     }
     // -v is the exact direction of the closest point; the witness difference
     // carries the rounding of the weights.
-    let n = -out.v / core_distance;
+    let n = (-out.v / out.v.length()).as_vec3();
     Distance {
         distance: gap,
         point_a: world(core_a + n * ma),

@@ -1,10 +1,12 @@
 //! The GJK simplex and its closest point to the origin (Johnson's sub-problem),
-//! solved by Voronoi-region tests (Ericson, *Real-Time Collision Detection* 5.1).
+//! solved by projection and barycentric weights, falling back to the boundary
+//! sub-features (the closest point of a simplex is the projection on its affine
+//! hull when that lies inside, else a point of one of its facets).
 //!
 //! The wide crate uses a different sub-algorithm; keeping this one classical makes
 //! the differential tests compare two independent derivations.
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
 use super::minkowski::SupportPoint;
 
@@ -16,7 +18,7 @@ pub struct Simplex {
     /// The vertices; only the first `len` are meaningful.
     pub points: [SupportPoint; 4],
     /// Barycentric weights of the closest point, matching `points`.
-    pub weights: [f32; 4],
+    pub weights: [f64; 4],
     /// How many vertices are in use.
     pub len: usize,
 }
@@ -24,13 +26,13 @@ pub struct Simplex {
 /// Result of a closest-point solve on a sub-simplex: the point, the weights of the
 /// (up to four) input vertices, and which of them are kept.
 struct Closest {
-    point: Vec3,
-    weights: [f32; 4],
+    point: DVec3,
+    weights: [f64; 4],
     keep: [bool; 4],
 }
 
 impl Closest {
-    fn vertex(p: Vec3, i: usize) -> Self {
+    fn vertex(p: DVec3, i: usize) -> Self {
         let mut c = Closest {
             point: p,
             weights: [0.0; 4],
@@ -72,8 +74,12 @@ impl Simplex {
     /// Replaces the simplex by the smallest sub-simplex holding the closest point to
     /// the origin and returns that point. With four vertices enclosing the origin the
     /// simplex is kept whole and the origin returned.
-    pub fn solve(&mut self) -> Vec3 {
-        let w: [Vec3; 4] = std::array::from_fn(|i| self.points[i].w);
+    ///
+    /// The solve runs in f64 on the f32 support points: near convergence on curved
+    /// shapes a new support point often lowers `|v|` by less than an f32 ulp, and an
+    /// f32 solve would report no progress while the duality gap is still wide.
+    pub fn solve(&mut self) -> DVec3 {
+        let w: [DVec3; 4] = std::array::from_fn(|i| self.points[i].w.as_dvec3());
         let c = match self.len {
             1 => Closest::vertex(w[0], 0),
             2 => segment(w[0], w[1], [0, 1]),
@@ -94,18 +100,18 @@ impl Simplex {
 
     /// The witness points `(Σ λ a_i, Σ λ b_i)` of the current weights.
     pub fn witnesses(&self) -> (Vec3, Vec3) {
-        let mut a = Vec3::ZERO;
-        let mut b = Vec3::ZERO;
+        let mut a = DVec3::ZERO;
+        let mut b = DVec3::ZERO;
         for (p, &l) in self.active().iter().zip(&self.weights) {
-            a += p.a * l;
-            b += p.b * l;
+            a += p.a.as_dvec3() * l;
+            b += p.b.as_dvec3() * l;
         }
-        (a, b)
+        (a.as_vec3(), b.as_vec3())
     }
 }
 
 /// Closest point of segment `[p, q]` (vertex slots `ids`) to the origin.
-fn segment(p: Vec3, q: Vec3, ids: [usize; 2]) -> Closest {
+fn segment(p: DVec3, q: DVec3, ids: [usize; 2]) -> Closest {
     let pq = q - p;
     let len_sq = pq.length_squared();
     let t = if len_sq > 0.0 {
@@ -132,124 +138,92 @@ fn segment(p: Vec3, q: Vec3, ids: [usize; 2]) -> Closest {
 }
 
 /// Closest point of triangle `pqr` (vertex slots `ids`) to the origin.
-fn triangle(p: Vec3, q: Vec3, r: Vec3, ids: [usize; 3]) -> Closest {
-    let pq = q - p;
-    let pr = r - p;
-    // Vertex regions and edge regions, as in Ericson's ClosestPtPointTriangle with
-    // the query point at the origin.
-    let d1 = pq.dot(-p);
-    let d2 = pr.dot(-p);
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return Closest::vertex(p, ids[0]);
-    }
-    let d3 = pq.dot(-q);
-    let d4 = pr.dot(-q);
-    if d3 >= 0.0 && d4 <= d3 {
-        return Closest::vertex(q, ids[1]);
-    }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        return segment(p, q, [ids[0], ids[1]]);
-    }
-    let d5 = pq.dot(-r);
-    let d6 = pr.dot(-r);
-    if d6 >= 0.0 && d5 <= d6 {
-        return Closest::vertex(r, ids[2]);
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        return segment(p, r, [ids[0], ids[2]]);
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0 {
-        return segment(q, r, [ids[1], ids[2]]);
-    }
-    let denom = va + vb + vc;
-    let n = pq.cross(pr);
+///
+/// The origin's projection on the plane, if it falls inside the triangle, is the
+/// answer; otherwise the answer lies on the boundary, the nearest of the three
+/// edges. Deciding "inside" by barycentric weights of the projected point, computed
+/// from differences of nearby points, stays correct where the vertices cluster far
+/// from the origin (late GJK iterations on curved shapes). Ericson's region tests
+/// multiply dot products of size `|p|·|edge|` and cancel catastrophically there,
+/// picking the wrong region and stalling GJK.
+fn triangle(p: DVec3, q: DVec3, r: DVec3, ids: [usize; 3]) -> Closest {
+    let n = (q - p).cross(r - p);
     let n_len_sq = n.length_squared();
-    if denom <= 0.0 || n_len_sq <= 0.0 || !denom.is_finite() {
-        // A (numerically) collinear triangle has no face region: the answer is on
-        // one of its edges.
-        return [
-            segment(p, q, [ids[0], ids[1]]),
-            segment(p, r, [ids[0], ids[2]]),
-            segment(q, r, [ids[1], ids[2]]),
-        ]
-        .into_iter()
-        .min_by(|x, y| {
-            x.point
-                .length_squared()
-                .total_cmp(&y.point.length_squared())
-        })
-        .expect("three candidates");
+    if n_len_sq > 0.0 && n_len_sq.is_finite() {
+        let point = n * (n.dot(p) / n_len_sq);
+        let wp = (q - point).cross(r - point).dot(n) / n_len_sq;
+        let wq = (r - point).cross(p - point).dot(n) / n_len_sq;
+        let wr = 1.0 - wp - wq;
+        if wp >= 0.0 && wq >= 0.0 && wr >= 0.0 {
+            let mut c = Closest {
+                point,
+                weights: [0.0; 4],
+                keep: [false; 4],
+            };
+            c.weights[ids[0]] = wp;
+            c.weights[ids[1]] = wq;
+            c.weights[ids[2]] = wr;
+            for &i in &ids {
+                c.keep[i] = true;
+            }
+            return c;
+        }
     }
-    let v = vb / denom;
-    let w = vc / denom;
-    // Face region: project the origin on the plane along the normal rather than
-    // summing weighted vertices, which keeps the distance accurate when the
-    // vertices are far from the origin compared to the gap (bepu does the same).
-    let point = n * (n.dot(p) / n_len_sq);
-    let mut c = Closest {
-        point,
-        weights: [0.0; 4],
-        keep: [false; 4],
-    };
-    c.weights[ids[0]] = 1.0 - v - w;
-    c.weights[ids[1]] = v;
-    c.weights[ids[2]] = w;
-    for &i in &ids {
-        c.keep[i] = true;
-    }
-    c
+    [
+        segment(p, q, [ids[0], ids[1]]),
+        segment(p, r, [ids[0], ids[2]]),
+        segment(q, r, [ids[1], ids[2]]),
+    ]
+    .into_iter()
+    .min_by(|x, y| {
+        x.point
+            .length_squared()
+            .total_cmp(&y.point.length_squared())
+    })
+    .expect("three candidates")
 }
 
 /// Closest point of tetrahedron `abcd` to the origin: the origin itself when it
-/// lies inside, else the nearest of the faces the origin is in front of.
-fn tetrahedron(a: Vec3, b: Vec3, c: Vec3, d: Vec3) -> Closest {
-    // Each face with the vertex opposite to it.
-    let faces = [
-        ([a, b, c], [0, 1, 2], d),
-        ([a, c, d], [0, 2, 3], b),
-        ([a, d, b], [0, 3, 1], c),
-        ([b, d, c], [1, 3, 2], a),
-    ];
+/// lies inside, else the nearest point of its four faces.
+fn tetrahedron(a: DVec3, b: DVec3, c: DVec3, d: DVec3) -> Closest {
+    // Barycentric weights of the origin from signed sub-volumes: the origin is
+    // inside exactly when all four are non-negative. A nearly flat tetrahedron has
+    // no trustworthy inside (the sub-volumes are rounding noise, and their ratios
+    // explode), so below a volume relative to its edge lengths only faces count.
     let volume6 = (b - a).dot((c - a).cross(d - a));
-    let mut best: Option<Closest> = None;
-    let mut outside_any = false;
-    for (tri, ids, opposite) in faces {
-        let n = (tri[1] - tri[0]).cross(tri[2] - tri[0]);
-        let side_origin = n.dot(-tri[0]);
-        let side_opposite = n.dot(opposite - tri[0]);
-        // The origin is beyond this face when it is on the other side of the plane
-        // from the opposite vertex. A flat tetrahedron (volume 0) has no inside, so
-        // every face is examined.
-        let outside = volume6 == 0.0 || side_origin * side_opposite <= 0.0;
-        if !outside {
-            continue;
-        }
-        outside_any = true;
-        let candidate = triangle(tri[0], tri[1], tri[2], ids);
-        if best
-            .as_ref()
-            .is_none_or(|b| candidate.point.length_squared() < b.point.length_squared())
-        {
-            best = Some(candidate);
+    let edge_scale = (b - a).length() * (c - a).length() * (d - a).length();
+    if volume6.abs() > FLAT_TETRAHEDRON * edge_scale {
+        let wa = b.dot(c.cross(d)) / volume6;
+        let wb = a.dot(d.cross(c)) / volume6;
+        let wc = a.dot(b.cross(d)) / volume6;
+        let wd = 1.0 - wa - wb - wc;
+        if wa >= 0.0 && wb >= 0.0 && wc >= 0.0 && wd >= 0.0 {
+            return Closest {
+                point: DVec3::ZERO,
+                weights: [wa, wb, wc, wd],
+                keep: [true; 4],
+            };
         }
     }
-    if let (true, Some(best)) = (outside_any, best) {
-        return best;
-    }
-    // Inside: barycentric weights from the signed sub-volumes.
-    let wa = (b).dot(c.cross(d)) / volume6;
-    let wb = (a).dot(d.cross(c)) / volume6;
-    let wc = (a).dot(b.cross(d)) / volume6;
-    let wd = 1.0 - wa - wb - wc;
-    Closest {
-        point: Vec3::ZERO,
-        weights: [wa, wb, wc, wd],
-        keep: [true; 4],
-    }
+    [
+        triangle(a, b, c, [0, 1, 2]),
+        triangle(a, c, d, [0, 2, 3]),
+        triangle(a, d, b, [0, 3, 1]),
+        triangle(b, d, c, [1, 3, 2]),
+    ]
+    .into_iter()
+    .min_by(|x, y| {
+        x.point
+            .length_squared()
+            .total_cmp(&y.point.length_squared())
+    })
+    .expect("four candidates")
 }
+
+/// A tetrahedron whose volume (times six) is below this fraction of the product of
+/// three edge lengths is treated as flat: the vertices carry f32 rounding, and a
+/// volume that small is within the noise of where they should be.
+const FLAT_TETRAHEDRON: f64 = 1e-9;
 
 #[cfg(test)]
 mod tests {
@@ -268,12 +242,12 @@ mod tests {
         let mut s = Simplex::single(sp(Vec3::new(1.0, 1.0, 0.0)));
         s.push(sp(Vec3::new(1.0, -1.0, 0.0)));
         let v = s.solve();
-        assert!((v - Vec3::X).length() < 1e-6);
+        assert!((v - DVec3::X).length() < 1e-6);
         assert_eq!(s.len, 2);
         let mut s = Simplex::single(sp(Vec3::new(1.0, 1.0, 0.0)));
         s.push(sp(Vec3::new(1.0, 2.0, 0.0)));
         let v = s.solve();
-        assert_eq!(v, Vec3::new(1.0, 1.0, 0.0));
+        assert_eq!(v, DVec3::new(1.0, 1.0, 0.0));
         assert_eq!(s.len, 1);
     }
 
@@ -283,9 +257,9 @@ mod tests {
         s.push(sp(Vec3::new(3.0, -1.0, 2.0)));
         s.push(sp(Vec3::new(-1.0, 3.0, 2.0)));
         let v = s.solve();
-        assert!((v - Vec3::new(0.0, 0.0, 2.0)).length() < 1e-6);
+        assert!((v - DVec3::new(0.0, 0.0, 2.0)).length() < 1e-6);
         let (a, _) = s.witnesses();
-        assert!((a - v).length() < 1e-5);
+        assert!((a.as_dvec3() - v).length() < 1e-5);
     }
 
     #[test]
@@ -300,7 +274,7 @@ mod tests {
         for p in &pts[1..] {
             s.push(sp(*p));
         }
-        assert_eq!(s.solve(), Vec3::ZERO);
+        assert_eq!(s.solve(), DVec3::ZERO);
         assert_eq!(s.len, 4);
         let (a, _) = s.witnesses();
         assert!(a.length() < 1e-5, "weights must reproduce the origin: {a}");
