@@ -51,8 +51,73 @@ impl Face {
     }
 }
 
-/// Builds the hull of `input`, or says why it has none.
+/// Builds the hull of `input`, or says why it has none. Vertices that end up in the
+/// middle of a flat face or a straight edge (fewer than three distinct face planes
+/// meet there) are dropped and the hull rebuilt without them: a point can become
+/// such a vertex when it is processed before the corners that later flatten its
+/// neighbourhood, and keeping it would only slow the support function down.
 pub(crate) fn quickhull(input: &[Vec3]) -> Result<HullMesh, ShapeError> {
+    let mut mesh = quickhull_once(input)?;
+    // Each round removes at least one vertex, so this ends; three rounds suffice in
+    // practice (removal only flattens, it never creates new flat vertices).
+    for _ in 0..input.len() {
+        let flat = flat_vertices(&mesh);
+        if flat.is_empty() {
+            break;
+        }
+        let kept: Vec<Vec3> = mesh
+            .vertices
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !flat.contains(i))
+            .map(|(_, v)| *v)
+            .collect();
+        mesh = quickhull_once(&kept)?;
+    }
+    Ok(mesh)
+}
+
+/// Vertices where fewer than three distinct planes meet (two faces lie in one plane
+/// when each one's vertices are within the construction tolerance of the other's
+/// plane).
+fn flat_vertices(mesh: &HullMesh) -> Vec<usize> {
+    let v: Vec<DVec3> = mesh.vertices.iter().map(|p| p.as_dvec3()).collect();
+    let (min, max) = v
+        .iter()
+        .fold((v[0], v[0]), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+    let eps = HULL_RELATIVE_TOLERANCE * (max - min).max_element();
+    let planes: Vec<(DVec3, f64)> = mesh
+        .triangles
+        .iter()
+        .map(|t| {
+            let [a, b, c] = t.map(|i| v[i as usize]);
+            let n = (b - a).cross(c - a).normalize_or_zero();
+            (n, n.dot(a))
+        })
+        .collect();
+    let mut flat = Vec::new();
+    for (vi, _) in v.iter().enumerate() {
+        let mut distinct: Vec<usize> = Vec::new();
+        for (fi, t) in mesh.triangles.iter().enumerate() {
+            if !t.contains(&(vi as u32)) {
+                continue;
+            }
+            let same_as_known = distinct.iter().any(|&g| {
+                let (n, d) = planes[g];
+                t.iter().all(|&k| (n.dot(v[k as usize]) - d).abs() <= eps)
+            });
+            if !same_as_known {
+                distinct.push(fi);
+            }
+        }
+        if distinct.len() < 3 {
+            flat.push(vi);
+        }
+    }
+    flat
+}
+
+fn quickhull_once(input: &[Vec3]) -> Result<HullMesh, ShapeError> {
     if input.len() < 4 {
         return Err(ShapeError::TooFewPoints { found: input.len() });
     }

@@ -1,0 +1,150 @@
+//! Convex hull construction and hull support functions.
+
+use std::collections::HashSet;
+
+use gjk_core::glam::Vec3;
+use gjk_core::{ConvexHull, SupportMap};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use testkit::workload::random_unit;
+
+/// Every input point inside or on the hull, every face facing outward, and the
+/// mesh a closed 2-manifold (each directed edge once, V - E + F = 2).
+fn check_hull(hull: &ConvexHull, input: &[Vec3], context: &str) {
+    let v = hull.vertices();
+    let extent = input
+        .iter()
+        .fold(0.0f32, |m, p| m.max(p.abs().max_element()));
+    let centroid = v.iter().copied().sum::<Vec3>() / v.len() as f32;
+    let mut edges = HashSet::new();
+    for f in hull.faces() {
+        let [a, b, c] = f.map(|i| v[i as usize]);
+        let n = (b - a).cross(c - a).normalize();
+        assert!(
+            n.dot(centroid - a) < 0.0,
+            "{context}: face {f:?} faces inward"
+        );
+        for p in input {
+            assert!(
+                n.dot(*p - a) <= 1e-4 * extent,
+                "{context}: point {p} outside face {f:?}"
+            );
+        }
+        for k in 0..3 {
+            assert!(
+                edges.insert((f[k], f[(k + 1) % 3])),
+                "{context}: directed edge repeated"
+            );
+        }
+    }
+    for &(a, b) in &edges {
+        assert!(
+            edges.contains(&(b, a)),
+            "{context}: edge ({a},{b}) has no twin"
+        );
+    }
+    let (vc, ec, fc) = (
+        v.len() as i64,
+        edges.len() as i64 / 2,
+        hull.faces().len() as i64,
+    );
+    assert_eq!(vc - ec + fc, 2, "{context}: Euler characteristic");
+}
+
+#[test]
+fn cube_with_interior_and_face_points() {
+    let mut pts: Vec<Vec3> = (0..8)
+        .map(|i| Vec3::new((i & 1) as f32, ((i >> 1) & 1) as f32, (i >> 2) as f32) * 2.0 - 1.0)
+        .collect();
+    pts.push(Vec3::ZERO);
+    pts.push(Vec3::new(0.3, -0.2, 0.1));
+    // Points on faces and edges must not become vertices.
+    pts.push(Vec3::new(1.0, 0.2, -0.3));
+    pts.push(Vec3::new(0.0, 1.0, 1.0));
+    let hull = ConvexHull::from_points(&pts).unwrap();
+    assert_eq!(hull.vertices().len(), 8);
+    assert_eq!(hull.faces().len(), 12);
+    check_hull(&hull, &pts, "cube");
+}
+
+#[test]
+fn near_coplanar_points_merge() {
+    // A cube whose face points are jittered by 1e-8 of its size: still a cube.
+    let seed = 5;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut pts: Vec<Vec3> = (0..8)
+        .map(|i| Vec3::new((i & 1) as f32, ((i >> 1) & 1) as f32, (i >> 2) as f32))
+        .collect();
+    for _ in 0..200 {
+        let mut p = Vec3::new(rng.random(), rng.random(), rng.random());
+        let axis = rng.random_range(0..3);
+        p[axis] = if rng.random() { 1.0 + 1e-8 } else { -1e-8 };
+        pts.push(p);
+    }
+    let hull = ConvexHull::from_points(&pts).unwrap();
+    assert_eq!(hull.vertices().len(), 8, "seed {seed}");
+    check_hull(&hull, &pts, &format!("seed {seed}"));
+}
+
+#[test]
+fn random_point_clouds_match_parry() {
+    for seed in 0..40u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let n = rng.random_range(4..400);
+        let pts: Vec<Vec3> = (0..n)
+            .map(|_| {
+                if rng.random_bool(0.5) {
+                    random_unit(&mut rng) * 2.0
+                } else {
+                    random_unit(&mut rng) * rng.random_range(0.0..2.0)
+                }
+            })
+            .collect();
+        let hull = ConvexHull::from_points(&pts).unwrap();
+        check_hull(&hull, &pts, &format!("seed {seed} n {n}"));
+        // parry's hull of the same points has the same vertex set.
+        let theirs = parry3d::shape::ConvexPolyhedron::from_convex_hull(&pts).expect("parry hull");
+        let mut ours: Vec<[u32; 3]> = hull
+            .vertices()
+            .iter()
+            .map(|v| v.to_array().map(f32::to_bits))
+            .collect();
+        let mut other: Vec<[u32; 3]> = theirs
+            .points()
+            .iter()
+            .map(|v| v.to_array().map(f32::to_bits))
+            .collect();
+        ours.sort();
+        other.sort();
+        assert_eq!(ours, other, "seed {seed} n {n}: vertex sets differ");
+    }
+}
+
+#[test]
+fn hill_climbing_support_matches_the_scan() {
+    let seed = 9;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let pts: Vec<Vec3> = (0..2000)
+        .map(|_| random_unit(&mut rng) * Vec3::new(1.0, 2.0, 0.5))
+        .collect();
+    let hull = ConvexHull::from_points(&pts).unwrap();
+    assert!(hull.vertices().len() > 100);
+    let mut hint = 0u32;
+    for case in 0..5000 {
+        let dir = random_unit(&mut rng);
+        let scan = hull.vertices()[hull.support_index_scan(dir)].dot(dir);
+        let climb = hull.vertices()[hull.support_index_climb(dir, 0)].dot(dir);
+        let warm = hull.support_core_hinted(dir, &mut hint).dot(dir);
+        assert_eq!(scan, climb, "seed {seed} case {case}: dir {dir}");
+        assert_eq!(scan, warm, "seed {seed} case {case}: dir {dir}");
+    }
+}
+
+#[test]
+fn degenerate_directions() {
+    let hull = ConvexHull::from_points(&[Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z]).unwrap();
+    // A zero direction still returns a point of the hull.
+    let p = hull.support(Vec3::ZERO);
+    assert!(hull.vertices().contains(&p));
+    assert_eq!(hull.bounding_radius(), 1.0);
+}
