@@ -1,6 +1,6 @@
 //! Properties every correct answer has, over seeded random pairs of every kind.
 
-use gjk_core::glam::{DQuat, DVec3, Quat, Vec3};
+use gjk_core::glam::{DQuat, Quat, Vec3};
 use gjk_core::{Pose, SupportMap, contact, distance, intersects};
 use testkit::oracle::distance_to_shape;
 use testkit::workload::random_rotation;
