@@ -8,41 +8,56 @@
 //! cut at its middle instead: this keeps the depth logarithmic for coincident boxes.
 //! Centres are kept doubled (`min + max`) to save a multiply per item.
 
-use glam::Vec3A;
+use glam::Vec4;
 
 use crate::tree::{DynamicTree, NULL};
 use crate::Aabb;
 
 const MAX_BINS: usize = 16;
 
+/// 32 bytes so partition swaps move one AVX register; the leaf index rides in the
+/// unused `w` lane of `min` (as raw bits; `w` never takes part in any bound).
 #[derive(Clone, Copy)]
+#[repr(C, align(32))]
 struct Item {
-    min: Vec3A,
-    max: Vec3A,
-    leaf: u32,
+    min: Vec4,
+    max: Vec4,
 }
 
 impl Item {
     #[inline]
-    fn centre2(&self) -> Vec3A {
+    fn new(b: &Aabb, leaf: u32) -> Self {
+        Item {
+            min: b.min().extend(f32::from_bits(leaf)),
+            max: b.max().extend(0.0),
+        }
+    }
+
+    #[inline]
+    fn leaf(&self) -> u32 {
+        self.min.w.to_bits()
+    }
+
+    #[inline]
+    fn centre2(&self) -> Vec4 {
         self.min + self.max
     }
 }
 
 #[derive(Clone, Copy)]
 struct Bounds {
-    min: Vec3A,
-    max: Vec3A,
+    min: Vec4,
+    max: Vec4,
 }
 
 impl Bounds {
     const EMPTY: Bounds = Bounds {
-        min: Vec3A::splat(f32::INFINITY),
-        max: Vec3A::splat(f32::NEG_INFINITY),
+        min: Vec4::splat(f32::INFINITY),
+        max: Vec4::splat(f32::NEG_INFINITY),
     };
 
     #[inline]
-    fn grow(&mut self, min: Vec3A, max: Vec3A) {
+    fn grow(&mut self, min: Vec4, max: Vec4) {
         self.min = self.min.min(min);
         self.max = self.max.max(max);
     }
@@ -57,12 +72,12 @@ impl Bounds {
 
     #[inline]
     fn area(&self) -> f32 {
-        let d = (self.max - self.min).max(Vec3A::ZERO);
+        let d = (self.max - self.min).max(Vec4::ZERO);
         d.x * d.y + d.y * d.z + d.z * d.x
     }
 
     fn to_aabb(self) -> Aabb {
-        Aabb::new_unchecked(self.min.into(), self.max.into())
+        Aabb::new_unchecked(self.min.truncate(), self.max.truncate())
     }
 }
 
@@ -85,6 +100,15 @@ fn link(tree: &mut DynamicTree, root: &mut u32, parent: u32, second: bool, child
     }
 }
 
+#[inline(always)]
+fn lane<const AXIS: usize>(v: Vec4) -> f32 {
+    match AXIS {
+        0 => v.x,
+        1 => v.y,
+        _ => v.z,
+    }
+}
+
 #[inline]
 fn bin_of(c: f32, lo: f32, scale: f32, bins: usize) -> usize {
     // `as usize` saturates, so rounding below zero lands in bin 0.
@@ -100,14 +124,7 @@ pub(crate) fn build(tree: &mut DynamicTree, leaves: &mut [u32]) -> u32 {
     }
     let mut items: Vec<Item> = leaves
         .iter()
-        .map(|&l| {
-            let b = tree.nodes[l as usize].aabb;
-            Item {
-                min: b.min().into(),
-                max: b.max().into(),
-                leaf: l,
-            }
-        })
+        .map(|&l| Item::new(&tree.nodes[l as usize].aabb, l))
         .collect();
     let mut centres = Bounds::EMPTY;
     for it in &items {
@@ -132,7 +149,7 @@ pub(crate) fn build(tree: &mut DynamicTree, leaves: &mut [u32]) -> u32 {
         budget -= 1;
         let count = task.end - task.start;
         if count == 1 {
-            let leaf = items[task.start].leaf;
+            let leaf = items[task.start].leaf();
             link(tree, &mut root, task.parent, task.second, leaf);
             continue;
         }
@@ -145,8 +162,16 @@ pub(crate) fn build(tree: &mut DynamicTree, leaves: &mut [u32]) -> u32 {
         } else {
             2
         };
-        let (mid, node_box, left_c, right_c) = if ext[axis] > 0.0 {
-            split_binned(range, axis, task.centres.min[axis], ext[axis])
+        let (mid, node_box, left_c, right_c) = if count <= SMALL {
+            split_small(range, axis)
+        } else if ext[axis] > 0.0 {
+            // A compile-time axis turns lane extraction into a plain register move.
+            let (lo, e) = (task.centres.min[axis], ext[axis]);
+            match axis {
+                0 => split_binned::<0>(range, lo, e),
+                1 => split_binned::<1>(range, lo, e),
+                _ => split_binned::<2>(range, lo, e),
+            }
         } else {
             split_middle(range)
         };
@@ -180,9 +205,8 @@ pub(crate) fn build(tree: &mut DynamicTree, leaves: &mut [u32]) -> u32 {
 
 /// SAH split over equal-width bins of the centres along `axis`. Returns the split
 /// position (in `1..range.len()`), the range's box and the two sides' centre bounds.
-fn split_binned(
+fn split_binned<const AXIS: usize>(
     range: &mut [Item],
-    axis: usize,
     lo: f32,
     extent: f32,
 ) -> (usize, Bounds, Bounds, Bounds) {
@@ -193,7 +217,7 @@ fn split_binned(
     let mut boxes = [Bounds::EMPTY; MAX_BINS];
     let mut counts = [0u32; MAX_BINS];
     for it in range.iter() {
-        let b = bin_of(it.centre2()[axis], lo, scale, bins);
+        let b = bin_of(lane::<AXIS>(it.centre2()), lo, scale, bins);
         boxes[b].grow(it.min, it.max);
         counts[b] += 1;
     }
@@ -232,24 +256,81 @@ fn split_binned(
     }
     // In-place partition; the bin index is recomputed with the same formula, so every
     // item lands on the side it was counted on.
+    // Hoare-style: each misplaced pair costs one swap.
     let mut left_c = Bounds::EMPTY;
     let mut right_c = Bounds::EMPTY;
+    let goes_left = |it: &Item| bin_of(lane::<AXIS>(it.centre2()), lo, scale, bins) < best_split;
     let mut i = 0;
     let mut j = n;
-    let mut budget = n;
-    while i < j && budget > 0 {
-        budget -= 1;
-        let c = range[i].centre2();
-        if bin_of(c[axis], lo, scale, bins) < best_split {
+    // Every iteration of either inner loop moves `i` up or `j` down.
+    'outer: for _ in 0..n {
+        loop {
+            if i == j {
+                break 'outer;
+            }
+            if !goes_left(&range[i]) {
+                break;
+            }
+            let c = range[i].centre2();
             left_c.grow(c, c);
             i += 1;
-        } else {
-            right_c.grow(c, c);
-            j -= 1;
-            range.swap(i, j);
         }
+        loop {
+            if i == j {
+                break 'outer;
+            }
+            j -= 1;
+            if goes_left(&range[j]) {
+                break;
+            }
+            let c = range[j].centre2();
+            right_c.grow(c, c);
+        }
+        range.swap(i, j);
+        let c = range[i].centre2();
+        left_c.grow(c, c);
+        i += 1;
+        let c = range[j].centre2();
+        right_c.grow(c, c);
     }
     (i, node_box, left_c, right_c)
+}
+
+/// Ranges up to this size are split by sorting along the axis and scoring every cut
+/// exactly: cheaper than clearing and sweeping bins, and better.
+const SMALL: usize = 8;
+
+fn split_small(range: &mut [Item], axis: usize) -> (usize, Bounds, Bounds, Bounds) {
+    let n = range.len();
+    range.sort_unstable_by(|a, b| a.centre2()[axis].total_cmp(&b.centre2()[axis]));
+    let mut right_area = [0f32; SMALL];
+    let mut acc = Bounds::EMPTY;
+    for i in (1..n).rev() {
+        acc.grow(range[i].min, range[i].max);
+        right_area[i] = acc.area();
+    }
+    let mut left = Bounds::EMPTY;
+    let mut best = (f32::INFINITY, 1);
+    for s in 1..n {
+        left.grow(range[s - 1].min, range[s - 1].max);
+        let cost = left.area() * s as f32 + right_area[s] * (n - s) as f32;
+        if cost < best.0 {
+            best = (cost, s);
+        }
+    }
+    left.grow(range[n - 1].min, range[n - 1].max);
+    let mid = best.1;
+    let mut l = Bounds::EMPTY;
+    let mut r = Bounds::EMPTY;
+    for it in &range[..mid] {
+        let c = it.centre2();
+        l.grow(c, c);
+    }
+    for it in &range[mid..] {
+        let c = it.centre2();
+        r.grow(c, c);
+    }
+    (mid, left, l, r)
 }
 
 /// Cuts the range at its middle (all centres coincide on the split axis).

@@ -1,0 +1,322 @@
+//! widephase's broadphase against bvh-arena 1.4 and parry3d 0.31's `partitioning::Bvh`
+//! on the "standard boxes" of `shared/ANCHORS.md`, in the same run.
+//!
+//! Workload: N boxes, side lengths uniform in 0.5..1.5 per axis, centres uniform in a
+//! cube of side (4N)^(1/3) (about 1.95 overlaps per box). A frame moves a random 10% of
+//! the boxes by a step of length 0.05 in a random direction (the choice of boxes and
+//! directions is made in criterion's untimed setup), then updates the pairs.
+//!
+//! - `build`: construct the structure over the N tight boxes. widephase: binned-SAH
+//!   `DynamicTree::from_aabbs` (and `Broadphase::insert_many`, which adds fat boxes and
+//!   proxy slots); parry: `Bvh::from_leaves(Binned)`; bvh-arena: N inserts.
+//! - `all_pairs`: on an already built tree of the tight boxes, find every overlapping
+//!   pair from scratch into a `Vec` (no incremental state). widephase:
+//!   `DynamicTree::overlapping_pairs`; parry: `traverse_bvtt_single_tree::<false>`;
+//!   bvh-arena: `for_each_overlaping_pair`.
+//! - `frame`: move 10% of the boxes and bring the pairs up to date. widephase:
+//!   `move_proxy` per moved box + `Broadphase::update` (fat margin 0.2 x longest side,
+//!   began/ended lists and the full pair set maintained). parry (as rapier does it):
+//!   `insert_or_update_partially` with the same per-box margin, `refit`,
+//!   `optimize_incremental`, `traverse_bvtt_single_tree::<true>` collecting the pairs of
+//!   changed leaves (no pair-set bookkeeping, which favours parry). bvh-arena: remove +
+//!   insert per moved box, then all pairs again (it has no update).
+//! - `threads`: widephase's frame and all-pairs on rayon pools of 1 and 2 threads.
+//!
+//! Run: `CARGO_TARGET_DIR=target-bp cargo bench -p broadphase --bench broadphase`
+//! (`BP_SIZES=100000` to pick sizes, `BP_BASELINES=0` to skip parry and bvh-arena).
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use broadphase::{Aabb, Broadphase, BroadphaseConfig, DynamicTree, ProxyId};
+use criterion::{BatchSize, BenchmarkGroup, Criterion, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use glam::Vec3;
+use parry3d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+type ArenaBvh = bvh_arena::Bvh<u32, bvh_arena::volumes::Aabb<3>>;
+
+struct Scene {
+    centres: Vec<Vec3>,
+    half: Vec<Vec3>,
+}
+
+impl Scene {
+    fn new(n: usize, seed: u64) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let side = (4.0 * n as f32).cbrt();
+        let mut v = |lo: f32, hi: f32| {
+            Vec3::new(rng.random_range(lo..hi), rng.random_range(lo..hi), rng.random_range(lo..hi))
+        };
+        let centres = (0..n).map(|_| v(0.0, side)).collect();
+        let half = (0..n).map(|_| v(0.25, 0.75)).collect();
+        Self { centres, half }
+    }
+
+    fn aabb(&self, i: usize) -> Aabb {
+        Aabb::from_center_half_extents(self.centres[i], self.half[i]).unwrap()
+    }
+
+    fn aabbs(&self) -> Vec<Aabb> {
+        (0..self.centres.len()).map(|i| self.aabb(i)).collect()
+    }
+
+    fn parry(&self, i: usize) -> parry3d::bounding_volume::Aabb {
+        parry3d::bounding_volume::Aabb::new(self.centres[i] - self.half[i], self.centres[i] + self.half[i])
+    }
+
+    fn arena(&self, i: usize) -> bvh_arena::volumes::Aabb<3> {
+        bvh_arena::volumes::Aabb::from_min_max(self.centres[i] - self.half[i], self.centres[i] + self.half[i])
+    }
+}
+
+/// One frame's moves: 10% distinct random boxes, each with a step of length 0.05.
+fn frame_moves(rng: &mut ChaCha8Rng, n: usize) -> Vec<(u32, Vec3)> {
+    rand::seq::index::sample(rng, n, n / 10)
+        .into_iter()
+        .map(|i| {
+            let d = loop {
+                let v = Vec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+                let l = v.length_squared();
+                if l > 1e-4 && l <= 1.0 {
+                    break v / l.sqrt();
+                }
+            };
+            (i as u32, d * 0.05)
+        })
+        .collect()
+}
+
+fn configure(group: &mut BenchmarkGroup<'_, WallTime>, n: usize) {
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(3));
+    group.sample_size(if n >= 100_000 { 10 } else { 30 });
+}
+
+struct Ours {
+    scene: Scene,
+    bp: Broadphase<()>,
+    ids: Vec<ProxyId>,
+}
+
+impl Ours {
+    fn new(n: usize) -> Self {
+        let scene = Scene::new(n, 42);
+        let mut bp = Broadphase::with_config(BroadphaseConfig::default()).unwrap();
+        let ids = bp.insert_many(scene.aabbs().into_iter().map(|b| (b, ()))).unwrap();
+        bp.update();
+        Self { scene, bp, ids }
+    }
+
+    fn frame(&mut self, moves: &[(u32, Vec3)]) -> usize {
+        for &(i, d) in moves {
+            let i = i as usize;
+            self.scene.centres[i] += d;
+            self.bp.move_proxy(self.ids[i], self.scene.aabb(i)).unwrap();
+        }
+        let c = self.bp.update();
+        c.began.len() + c.ended.len()
+    }
+}
+
+struct Parry {
+    scene: Scene,
+    bvh: Bvh,
+    ws: BvhWorkspace,
+    config: BroadphaseConfig,
+    pairs: Vec<(u32, u32)>,
+}
+
+impl Parry {
+    fn new(n: usize) -> Self {
+        let scene = Scene::new(n, 42);
+        let config = BroadphaseConfig::default();
+        let mut bvh = Bvh::new();
+        for i in 0..n {
+            let m = config.margin(&scene.aabb(i));
+            bvh.insert_or_update_partially(scene.parry(i), i as u32, m);
+        }
+        let mut ws = BvhWorkspace::default();
+        bvh.refit(&mut ws);
+        let mut p = Self { scene, bvh, ws, config, pairs: Vec::new() };
+        p.frame(&[]);
+        p
+    }
+
+    fn frame(&mut self, moves: &[(u32, Vec3)]) -> usize {
+        for &(i, d) in moves {
+            let i = i as usize;
+            self.scene.centres[i] += d;
+            let m = self.config.margin(&self.scene.aabb(i));
+            self.bvh.insert_or_update_partially(self.scene.parry(i), i as u32, m);
+        }
+        self.bvh.refit(&mut self.ws);
+        self.bvh.optimize_incremental(&mut self.ws);
+        self.pairs.clear();
+        let pairs = &mut self.pairs;
+        self.bvh
+            .traverse_bvtt_single_tree::<true>(&mut self.ws, &mut |a, b| pairs.push((a, b)));
+        self.pairs.len()
+    }
+}
+
+struct Arena {
+    scene: Scene,
+    bvh: ArenaBvh,
+    handles: Vec<bvh_arena::VolumeHandle>,
+    pairs: Vec<(u32, u32)>,
+}
+
+impl Arena {
+    fn new(n: usize) -> Self {
+        let scene = Scene::new(n, 42);
+        let mut bvh = ArenaBvh::default();
+        let handles = (0..n).map(|i| bvh.insert(i as u32, scene.arena(i))).collect();
+        Self { scene, bvh, handles, pairs: Vec::new() }
+    }
+
+    fn frame(&mut self, moves: &[(u32, Vec3)]) -> usize {
+        for &(i, d) in moves {
+            let i = i as usize;
+            self.scene.centres[i] += d;
+            self.bvh.remove(self.handles[i]);
+            self.handles[i] = self.bvh.insert(i as u32, self.scene.arena(i));
+        }
+        self.pairs.clear();
+        let pairs = &mut self.pairs;
+        self.bvh.for_each_overlaping_pair(|a, b| pairs.push((*a, *b)));
+        self.pairs.len()
+    }
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap()
+}
+
+fn bench_size(c: &mut Criterion, n: usize, with_arena: bool, with_parry: bool) {
+    let one = pool(1);
+    let two = pool(2);
+    let scene = Scene::new(n, 42);
+    let boxes = scene.aabbs();
+    let parry_boxes: Vec<_> = (0..n).map(|i| scene.parry(i)).collect();
+
+    let mut g = c.benchmark_group(format!("build/{n}"));
+    configure(&mut g, n);
+    g.bench_function("widephase_tree", |b| {
+        b.iter(|| one.install(|| DynamicTree::from_aabbs(black_box(&boxes))))
+    });
+    g.bench_function("widephase_broadphase_insert_many", |b| {
+        b.iter(|| {
+            let mut bp = Broadphase::new();
+            bp.insert_many(boxes.iter().map(|&x| (x, ()))).unwrap();
+            bp
+        })
+    });
+    if with_parry {
+        g.bench_function("parry_bvh", |b| {
+            b.iter(|| Bvh::from_leaves(BvhBuildStrategy::Binned, black_box(&parry_boxes)))
+        });
+    }
+    if with_arena {
+        g.bench_function("bvh_arena", |b| {
+            b.iter(|| {
+                let mut bvh = ArenaBvh::default();
+                for i in 0..n {
+                    bvh.insert(i as u32, scene.arena(i));
+                }
+                bvh
+            })
+        });
+    }
+    g.finish();
+
+    let (tree, _) = DynamicTree::from_aabbs(&boxes);
+    let mut g = c.benchmark_group(format!("all_pairs/{n}"));
+    configure(&mut g, n);
+    g.bench_function("widephase", |b| b.iter(|| one.install(|| tree.overlapping_pairs())));
+    if with_parry {
+        let bvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &parry_boxes);
+        let mut ws = BvhWorkspace::default();
+        g.bench_function("parry_bvh", |b| {
+            b.iter(|| {
+                let mut pairs = Vec::new();
+                bvh.traverse_bvtt_single_tree::<false>(&mut ws, &mut |a, b| pairs.push((a, b)));
+                pairs
+            })
+        });
+    }
+    if with_arena {
+        let mut bvh = ArenaBvh::default();
+        for i in 0..n {
+            bvh.insert(i as u32, scene.arena(i));
+        }
+        g.bench_function("bvh_arena", |b| {
+            b.iter(|| {
+                let mut pairs = Vec::new();
+                bvh.for_each_overlaping_pair(|a, b| pairs.push((*a, *b)));
+                pairs
+            })
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group(format!("frame/{n}"));
+    configure(&mut g, n);
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut ours = Ours::new(n);
+    g.bench_function("widephase", |b| {
+        b.iter_batched(
+            || frame_moves(&mut rng, n),
+            |m| one.install(|| ours.frame(&m)),
+            BatchSize::LargeInput,
+        )
+    });
+    if with_parry {
+        let mut parry = Parry::new(n);
+        g.bench_function("parry_bvh", |b| {
+            b.iter_batched(|| frame_moves(&mut rng, n), |m| parry.frame(&m), BatchSize::LargeInput)
+        });
+    }
+    if with_arena {
+        let mut arena = Arena::new(n);
+        g.bench_function("bvh_arena", |b| {
+            b.iter_batched(|| frame_moves(&mut rng, n), |m| arena.frame(&m), BatchSize::LargeInput)
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group(format!("threads/{n}"));
+    configure(&mut g, n);
+    for (name, p) in [("1", &one), ("2", &two)] {
+        let mut ours = Ours::new(n);
+        g.bench_function(format!("frame_{name}_thread"), |b| {
+            b.iter_batched(
+                || frame_moves(&mut rng, n),
+                |m| p.install(|| ours.frame(&m)),
+                BatchSize::LargeInput,
+            )
+        });
+        g.bench_function(format!("all_pairs_{name}_thread"), |b| {
+            b.iter(|| p.install(|| tree.overlapping_pairs()))
+        });
+    }
+    g.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    // `BP_SIZES=1000,100000` restricts the scene sizes (setup is not free at 1M).
+    let sizes: Vec<usize> = std::env::var("BP_SIZES")
+        .ok()
+        .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![1_000, 10_000, 100_000, 1_000_000]);
+    let baselines = std::env::var("BP_BASELINES").map(|v| v != "0").unwrap_or(true);
+    for n in sizes {
+        // bvh-arena's build alone takes seconds at 1M: it is measured up to 100k.
+        bench_size(c, n, baselines && n <= 100_000, baselines);
+    }
+}
+
+criterion_group!(broadphase_benches, benches);
+criterion_main!(broadphase_benches);
