@@ -1,0 +1,269 @@
+//! Lane independence, adversarial lanes, NaN lanes and API edge cases.
+
+mod common;
+
+use common::{hulls, pairs, rounded, shape};
+use gjk_core::glam::{Quat, Vec3};
+use gjk_core::{Capsule, Cuboid, Distance, Intersection, Pose, Shape, Sphere};
+use gjk_simd::{
+    BatchError, CuboidX8, HullX8, LaneStatus, Mask8, Parallelism, PoseX8, distance_batch,
+    distance_x8, intersects_batch, intersects_x8,
+};
+use rand::Rng;
+
+fn bits_d(d: &Distance) -> [u32; 12] {
+    [
+        d.distance.to_bits(),
+        d.point_a.x.to_bits(),
+        d.point_a.y.to_bits(),
+        d.point_a.z.to_bits(),
+        d.point_b.x.to_bits(),
+        d.point_b.y.to_bits(),
+        d.point_b.z.to_bits(),
+        d.normal.x.to_bits(),
+        d.normal.y.to_bits(),
+        d.normal.z.to_bits(),
+        d.iterations,
+        d.status as u32,
+    ]
+}
+
+fn bits_i(i: &Intersection) -> (bool, u32, u32) {
+    (i.intersecting, i.iterations, i.status as u32)
+}
+
+/// Easy, hard, degenerate and far neighbours of every kind, including Rounded.
+fn neighbourhood() -> common::Pairs {
+    let hulls = hulls(3, 8);
+    pairs(
+        0x1A9E,
+        600,
+        |rng, i| {
+            let a = shape(rng, i % 6, &hulls);
+            let b = shape(rng, (i / 6) % 6, &hulls);
+            if i % 7 == 3 { (rounded(rng, a), b) } else { (a, b) }
+        },
+        1000.0,
+    )
+}
+
+#[test]
+fn results_do_not_depend_on_neighbours_order_chunking_or_threads() {
+    let p = neighbourhood();
+    let n = p.len();
+    // Each pair alone.
+    let alone_d: Vec<Distance> = (0..n)
+        .map(|i| {
+            distance_batch(
+                &p.shapes_a[i..=i],
+                &p.poses_a[i..=i],
+                &p.shapes_b[i..=i],
+                &p.poses_b[i..=i],
+                Parallelism::Sequential,
+            )
+            .unwrap()[0]
+        })
+        .collect();
+    let alone_i: Vec<Intersection> = (0..n)
+        .map(|i| {
+            intersects_batch(
+                &p.shapes_a[i..=i],
+                &p.poses_a[i..=i],
+                &p.shapes_b[i..=i],
+                &p.poses_b[i..=i],
+                Parallelism::Sequential,
+            )
+            .unwrap()[0]
+        })
+        .collect();
+    let mut rng = common::rng(99);
+    // Batch lengths 1..=17 over a random permutation, sequential and 1/2 threads.
+    let mut perm: Vec<usize> = (0..n).collect();
+    for k in (1..n).rev() {
+        perm.swap(k, rng.random_range(0..=k));
+    }
+    let pools = [1, 2].map(|t| rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap());
+    for len in 1..=17usize {
+        for (start, chunk) in perm.chunks(len * 3).enumerate().take(4) {
+            let _ = start;
+            let sa: Vec<&Shape> = chunk.iter().map(|&i| &p.shapes_a[i]).collect();
+            let sb: Vec<&Shape> = chunk.iter().map(|&i| &p.shapes_b[i]).collect();
+            let pa: Vec<Pose> = chunk.iter().map(|&i| p.poses_a[i]).collect();
+            let pb: Vec<Pose> = chunk.iter().map(|&i| p.poses_b[i]).collect();
+            for (t, pool) in pools.iter().enumerate() {
+                let par = if t == 0 && len % 2 == 0 {
+                    Parallelism::Sequential
+                } else {
+                    Parallelism::Rayon {
+                        min_batches_per_task: len % 3,
+                    }
+                };
+                let (d, b) = pool.install(|| {
+                    (
+                        distance_batch(&sa, &pa, &sb, &pb, par).unwrap(),
+                        intersects_batch(&sa, &pa, &sb, &pb, par).unwrap(),
+                    )
+                });
+                for (k, &i) in chunk.iter().enumerate() {
+                    assert_eq!(bits_d(&d[k]), bits_d(&alone_d[i]), "pair {i} len {len} threads {}", t + 1);
+                    assert_eq!(bits_i(&b[k]), bits_i(&alone_i[i]), "pair {i} len {len}");
+                }
+            }
+        }
+    }
+    // Everything at once, 2 threads, small tasks.
+    let d = pools[1]
+        .install(|| {
+            distance_batch(
+                &p.shapes_a,
+                &p.poses_a,
+                &p.shapes_b,
+                &p.poses_b,
+                Parallelism::Rayon {
+                    min_batches_per_task: 1,
+                },
+            )
+        })
+        .unwrap();
+    for i in 0..n {
+        assert_eq!(bits_d(&d[i]), bits_d(&alone_d[i]), "pair {i}");
+    }
+}
+
+#[test]
+fn nan_lane_is_invalid_and_does_not_disturb_neighbours() {
+    let hulls = hulls(5, 8);
+    let p = pairs(0xA11, 8, |rng, i| (shape(rng, 1, &hulls), shape(rng, if i % 2 == 0 { 1 } else { 1 }, &hulls)), 3.0);
+    let cubes: [Cuboid; 8] = std::array::from_fn(|i| match &p.shapes_a[i] {
+        Shape::Cuboid(c) => *c,
+        _ => unreachable!(),
+    });
+    let others: [Cuboid; 8] = std::array::from_fn(|i| match &p.shapes_b[i] {
+        Shape::Cuboid(c) => *c,
+        _ => unreachable!(),
+    });
+    let a = CuboidX8::from_array(cubes);
+    let b = CuboidX8::from_array(others);
+    let pa = PoseX8::from_slice(&p.poses_a);
+    let pb = PoseX8::from_slice(&p.poses_b);
+    let clean_d = distance_x8(&a, &pa, &b, &pb, Mask8::ALL);
+    let clean_i = intersects_x8(&a, &pa, &b, &pb, Mask8::ALL);
+    // Poison lane 3's pose and lane 6's shape.
+    let mut bad_pose = pb;
+    bad_pose.translation.x.as_mut_array()[3] = f32::NAN;
+    let mut bad_shape = a;
+    bad_shape.half_extents.y.as_mut_array()[6] = f32::INFINITY;
+    let d = distance_x8(&bad_shape, &pa, &b, &bad_pose, Mask8::ALL);
+    let i = intersects_x8(&bad_shape, &pa, &b, &bad_pose, Mask8::ALL);
+    for lane in 0..8 {
+        if lane == 3 || lane == 6 {
+            assert_eq!(d.status[lane], LaneStatus::InvalidInput);
+            assert_eq!(i.status[lane], LaneStatus::InvalidInput);
+            assert!(d.distance.as_array()[lane].is_nan());
+            assert!(!i.intersecting.lane(lane));
+            assert_eq!(d.iterations[lane], 0);
+        } else {
+            assert_eq!(bits_d(&d.lane(lane)), bits_d(&clean_d.lane(lane)), "lane {lane}");
+            assert_eq!(i.lane(lane), clean_i.lane(lane));
+        }
+    }
+    // All lanes NaN: terminates at once.
+    let all_nan = PoseX8::from_slice(&[]);
+    let mut nan = all_nan;
+    nan.translation.x = gjk_simd::math::f32x8::splat(f32::NAN);
+    let r = distance_x8(&a, &nan, &b, &pb, Mask8::ALL);
+    assert!(r.status.iter().all(|s| *s == LaneStatus::InvalidInput));
+    // Lanes outside the mask are not computed.
+    let r = intersects_x8(&a, &pa, &b, &pb, Mask8::first(3));
+    assert_eq!(r.status[5], LaneStatus::InvalidInput);
+    assert_eq!(r.iterations[5], 0);
+    // Empty and NaN hull lanes.
+    let verts = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z];
+    let nan_verts = [Vec3::ZERO, Vec3::X, Vec3::NAN, Vec3::Z];
+    let h = HullX8::from_vertices(&[&verts, &nan_verts, &[]]);
+    let r = intersects_x8(&h, &PoseX8::IDENTITY, &h, &PoseX8::IDENTITY, Mask8::ALL);
+    assert_eq!(r.status[0], LaneStatus::Converged);
+    assert!(r.intersecting.lane(0));
+    assert_eq!(r.status[1], LaneStatus::InvalidInput);
+    assert_eq!(r.status[2], LaneStatus::InvalidInput);
+}
+
+fn at(q: Quat, t: Vec3) -> Pose {
+    Pose::new(q, t).unwrap()
+}
+
+/// One adversarial pair through the driver and through gjk-core.
+fn agree(a: Shape, pa: Pose, b: Shape, pb: Pose, what: &str) -> (Distance, Intersection) {
+    let d = distance_batch(&[&a], &[pa], &[&b], &[pb], Parallelism::Sequential).unwrap()[0];
+    let i = intersects_batch(&[&a], &[pa], &[&b], &[pb], Parallelism::Sequential).unwrap()[0];
+    let cd = gjk_core::distance(&a, &pa, &b, &pb);
+    let ci = gjk_core::intersection(&a, &pa, &b, &pb);
+    assert!(
+        (d.distance - cd.distance).abs() <= 1e-5 + 1e-5 * cd.distance,
+        "{what}: simd {d:?} core {cd:?}"
+    );
+    assert_eq!(d.status, gjk_core::Status::Converged, "{what}: {d:?}");
+    if cd.distance > 1e-4 || cd.distance == 0.0 && ci.intersecting {
+        assert_eq!(i.intersecting, ci.intersecting, "{what}: simd {i:?} core {ci:?}");
+    }
+    (d, i)
+}
+
+#[test]
+fn adversarial_lanes() {
+    let id = Quat::IDENTITY;
+    let cube: Shape = Cuboid::new(Vec3::ONE).unwrap().into();
+    let ball: Shape = Sphere::new(0.5).unwrap().into();
+    let thin: Shape = Cuboid::new(Vec3::new(2.0, 1e-4, 2.0)).unwrap().into();
+    let dot_capsule: Shape = Capsule::new(0.0, 0.5).unwrap().into();
+
+    // Touching faces: exactly kissing boxes intersect (touch counts), and distance 0.
+    let (d, i) = agree(cube.clone(), at(id, Vec3::ZERO), cube.clone(), at(id, Vec3::new(2.0, 0.0, 0.0)), "kissing boxes");
+    assert!(i.intersecting && d.distance == 0.0);
+    // Just apart / just overlapping by 1e-3.
+    let (d, _) = agree(cube.clone(), at(id, Vec3::ZERO), ball.clone(), at(id, Vec3::new(1.501, 0.3, 0.2)), "near touch");
+    assert!((d.distance - 1e-3).abs() < 1e-5);
+    agree(cube.clone(), at(id, Vec3::ZERO), ball.clone(), at(id, Vec3::new(1.499, 0.3, 0.2)), "shallow");
+    // Deep and coincident.
+    agree(cube.clone(), at(id, Vec3::ZERO), cube.clone(), at(Quat::from_rotation_y(0.3), Vec3::new(0.1, 0.0, 0.0)), "deep");
+    let (d, i) = agree(cube.clone(), at(id, Vec3::ZERO), cube.clone(), at(id, Vec3::ZERO), "coincident");
+    assert!(i.intersecting && d.distance == 0.0 && d.point_a == d.point_b);
+    // Thin boxes, above each other and crossing.
+    agree(thin.clone(), at(id, Vec3::ZERO), thin.clone(), at(Quat::from_rotation_y(0.7), Vec3::new(0.5, 0.01, 0.0)), "thin apart");
+    agree(thin.clone(), at(id, Vec3::ZERO), thin.clone(), at(Quat::from_rotation_x(1.0), Vec3::new(0.5, 0.0, 0.0)), "thin crossing");
+    // Zero-length capsule segments (capsule = ball).
+    let (d, _) = agree(dot_capsule.clone(), at(id, Vec3::ZERO), dot_capsule.clone(), at(Quat::from_rotation_z(0.4), Vec3::new(0.0, 3.0, 0.0)), "zero capsules");
+    assert!((d.distance - 2.0).abs() < 1e-5);
+    // Far from the origin: same answer as near it (pair-local frame).
+    let far = Vec3::new(1e5, -2e5, 3e5);
+    let q = Quat::from_rotation_y(0.5) * Quat::from_rotation_x(0.2);
+    let (near_d, _) = agree(cube.clone(), at(q, Vec3::ZERO), ball.clone(), at(id, Vec3::new(2.25, 0.375, 0.125)), "near origin");
+    let (far_d, _) = agree(cube.clone(), at(q, far), ball.clone(), at(id, far + Vec3::new(2.25, 0.375, 0.125)), "far from origin");
+    // The offset is exactly representable at 3e5, so the relative pose is exact.
+    assert!((near_d.distance - far_d.distance).abs() < 1e-5, "{near_d:?} {far_d:?}");
+    // Huge and tiny shapes.
+    let big: Shape = Cuboid::new(Vec3::splat(1e4)).unwrap().into();
+    agree(big.clone(), at(id, Vec3::ZERO), big, at(q, Vec3::new(2.5e4, 1e3, 0.0)), "huge boxes");
+    let tiny: Shape = Cuboid::new(Vec3::splat(1e-4)).unwrap().into();
+    agree(tiny.clone(), at(id, Vec3::ZERO), tiny, at(q, Vec3::new(3e-4, 0.0, 1e-5)), "tiny boxes");
+}
+
+#[test]
+fn api_edge_cases() {
+    let none: [&Shape; 0] = [];
+    assert!(intersects_batch(&none, &[], &none, &[], Parallelism::default()).unwrap().is_empty());
+    assert!(distance_batch(&none, &[], &none, &[], Parallelism::Sequential).unwrap().is_empty());
+    let s: Shape = Sphere::new(1.0).unwrap().into();
+    let err = distance_batch(&[&s, &s], &[Pose::IDENTITY], &[&s, &s], &[Pose::IDENTITY; 2], Parallelism::Sequential)
+        .unwrap_err();
+    assert_eq!(
+        err,
+        BatchError::LengthMismatch { shapes_a: 2, poses_a: 1, shapes_b: 2, poses_b: 2 }
+    );
+    assert!(err.to_string().contains("poses_a 1"));
+    // Overflowing relative pose: validated but extreme input never panics.
+    let big = Pose::from_translation(Vec3::splat(3e38)).unwrap();
+    let small = Pose::from_translation(Vec3::splat(-3e38)).unwrap();
+    let d = distance_batch(&[&s], &[big], &[&s], &[small], Parallelism::Sequential).unwrap();
+    assert_ne!(d[0].status, gjk_core::Status::Converged);
+}
