@@ -1,5 +1,5 @@
-//! Top-down binned SAH construction (Wald 2007) of the internal nodes of a
-//! [`DynamicTree`](crate::DynamicTree), without recursion.
+//! Top-down binned SAH construction (Wald 2007) of a [`DynamicTree`](crate::DynamicTree)
+//! arena, without recursion.
 //!
 //! Each range of leaves is split on the axis where the leaf centres spread most. The
 //! centres are dropped into up to 16 equal bins; every split between bins is scored
@@ -10,13 +10,13 @@
 
 use glam::Vec4;
 
-use crate::tree::{DynamicTree, NULL};
+use crate::tree::{NULL, Node};
 use crate::Aabb;
 
 const MAX_BINS: usize = 16;
 
-/// 32 bytes so partition swaps move one AVX register; the leaf index rides in the
-/// unused `w` lane of `min` (as raw bits; `w` never takes part in any bound).
+/// 32 bytes so partition swaps move one AVX register; the leaf id and the payload ride
+/// in the unused `w` lanes (as raw bits; `w` never takes part in any bound).
 #[derive(Clone, Copy)]
 #[repr(C, align(32))]
 struct Item {
@@ -26,16 +26,21 @@ struct Item {
 
 impl Item {
     #[inline]
-    fn new(b: &Aabb, leaf: u32) -> Self {
+    fn new(b: &Aabb, leaf_id: u32, payload: u32) -> Self {
         Item {
-            min: b.min().extend(f32::from_bits(leaf)),
-            max: b.max().extend(0.0),
+            min: b.min().extend(f32::from_bits(leaf_id)),
+            max: b.max().extend(f32::from_bits(payload)),
         }
     }
 
     #[inline]
-    fn leaf(&self) -> u32 {
+    fn leaf_id(&self) -> u32 {
         self.min.w.to_bits()
+    }
+
+    #[inline]
+    fn payload(&self) -> u32 {
+        self.max.w.to_bits()
     }
 
     #[inline]
@@ -89,50 +94,59 @@ struct Task {
     centres: Bounds,
 }
 
-fn link(tree: &mut DynamicTree, root: &mut u32, parent: u32, second: bool, child: u32) {
-    tree.parent[child as usize] = parent;
-    if parent == NULL {
-        *root = child;
-    } else if second {
-        tree.nodes[parent as usize].child2 = child;
-    } else {
-        tree.nodes[parent as usize].child1 = child;
+/// A freshly built arena, nodes in depth-first preorder (first child first).
+pub(crate) struct Built {
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) parent: Vec<u32>,
+    pub(crate) height: Vec<u32>,
+    /// Leaf id of each leaf node (`NULL` for internal nodes).
+    pub(crate) node_leaf: Vec<u32>,
+    pub(crate) root: u32,
+    /// Sum of internal-node surface areas.
+    pub(crate) area: f64,
+}
+
+impl Built {
+    /// Appends a node and links it under `parent`.
+    fn push(&mut self, node: Node, leaf_id: u32, parent: u32, second: bool) -> u32 {
+        let n = self.nodes.len() as u32;
+        self.nodes.push(node);
+        self.parent.push(parent);
+        self.height.push(0);
+        self.node_leaf.push(leaf_id);
+        if parent == NULL {
+            self.root = n;
+        } else if second {
+            self.nodes[parent as usize].child2 = n;
+        } else {
+            self.nodes[parent as usize].child1 = n;
+        }
+        n
     }
 }
 
-#[inline(always)]
-fn lane<const AXIS: usize>(v: Vec4) -> f32 {
-    match AXIS {
-        0 => v.x,
-        1 => v.y,
-        _ => v.z,
+/// Builds a tree over `(box, payload, leaf id)` triples. Nodes are emitted in the order
+/// the builder visits them, which is depth-first preorder: each subtree ends up
+/// contiguous in memory, with no separate layout pass.
+pub(crate) fn build(leaves: impl ExactSizeIterator<Item = (Aabb, u32, u32)>) -> Built {
+    let count = leaves.len();
+    let mut out = Built {
+        nodes: Vec::with_capacity(2 * count),
+        parent: Vec::with_capacity(2 * count),
+        height: Vec::with_capacity(2 * count),
+        node_leaf: Vec::with_capacity(2 * count),
+        root: NULL,
+        area: 0.0,
+    };
+    let mut items: Vec<Item> = leaves.map(|(b, payload, id)| Item::new(&b, id, payload)).collect();
+    if items.is_empty() {
+        return out;
     }
-}
-
-#[inline]
-fn bin_of(c: f32, lo: f32, scale: f32, bins: usize) -> usize {
-    // `as usize` saturates, so rounding below zero lands in bin 0.
-    (((c - lo) * scale) as usize).min(bins - 1)
-}
-
-/// Builds internal nodes above `leaves` (live leaf nodes of `tree`, whose internal
-/// nodes must already be freed) and returns the root. Heights and the tracked area are
-/// set as nodes are created.
-pub(crate) fn build(tree: &mut DynamicTree, leaves: &mut [u32]) -> u32 {
-    if leaves.is_empty() {
-        return NULL;
-    }
-    let mut items: Vec<Item> = leaves
-        .iter()
-        .map(|&l| Item::new(&tree.nodes[l as usize].aabb, l))
-        .collect();
     let mut centres = Bounds::EMPTY;
     for it in &items {
         let c = it.centre2();
         centres.grow(c, c);
     }
-    let mut root = NULL;
-    let mut internal_order: Vec<u32> = Vec::with_capacity(items.len());
     let mut stack = vec![Task {
         start: 0,
         end: items.len(),
@@ -149,8 +163,13 @@ pub(crate) fn build(tree: &mut DynamicTree, leaves: &mut [u32]) -> u32 {
         budget -= 1;
         let count = task.end - task.start;
         if count == 1 {
-            let leaf = items[task.start].leaf();
-            link(tree, &mut root, task.parent, task.second, leaf);
+            let it = items[task.start];
+            let node = Node {
+                aabb: Aabb::new_unchecked(it.min.truncate(), it.max.truncate()),
+                child1: NULL,
+                child2: it.payload(),
+            };
+            out.push(node, it.leaf_id(), task.parent, task.second);
             continue;
         }
         let range = &mut items[task.start..task.end];
@@ -175,9 +194,18 @@ pub(crate) fn build(tree: &mut DynamicTree, leaves: &mut [u32]) -> u32 {
         } else {
             split_middle(range)
         };
-        let node = tree.alloc_internal(node_box.to_aabb(), NULL, NULL);
-        link(tree, &mut root, task.parent, task.second, node);
-        internal_order.push(node);
+        let aabb = node_box.to_aabb();
+        out.area += f64::from(aabb.surface_area());
+        let node = out.push(
+            Node {
+                aabb,
+                child1: NULL,
+                child2: NULL,
+            },
+            NULL,
+            task.parent,
+            task.second,
+        );
         stack.push(Task {
             start: task.start + mid,
             end: task.end,
@@ -193,14 +221,31 @@ pub(crate) fn build(tree: &mut DynamicTree, leaves: &mut [u32]) -> u32 {
             centres: left_c,
         });
     }
-    // Children are created after their parent, so the reverse creation order is a
-    // valid bottom-up order for heights.
-    for &n in internal_order.iter().rev() {
-        let node = tree.nodes[n as usize];
-        let h = 1 + tree.height[node.child1 as usize].max(tree.height[node.child2 as usize]);
-        tree.height[n as usize] = h;
+    // Preorder puts children after parents, so the reverse is a bottom-up order.
+    for n in (0..out.nodes.len()).rev() {
+        let node = out.nodes[n];
+        if !node.is_leaf() {
+            out.height[n] = 1 + out.height[node.child1 as usize].max(out.height[node.child2 as usize]);
+        }
     }
-    root
+    out
+}
+
+#[inline(always)]
+fn lane<const AXIS: usize>(v: Vec4) -> f32 {
+    match AXIS {
+        0 => v.x,
+        1 => v.y,
+        _ => v.z,
+    }
+}
+
+#[inline]
+fn bin_of(c: f32, lo: f32, scale: f32, bins: usize) -> usize {
+    // Clamping in float first lets the conversion skip its saturation fix-ups (the
+    // profile showed the `as usize` path as the single hottest line of the build).
+    let f = ((c - lo) * scale).clamp(0.0, (bins - 1) as f32);
+    f as i32 as usize
 }
 
 /// SAH split over equal-width bins of the centres along `axis`. Returns the split
@@ -259,7 +304,10 @@ fn split_binned<const AXIS: usize>(
     // Hoare-style: each misplaced pair costs one swap.
     let mut left_c = Bounds::EMPTY;
     let mut right_c = Bounds::EMPTY;
-    let goes_left = |it: &Item| bin_of(lane::<AXIS>(it.centre2()), lo, scale, bins) < best_split;
+    // Bin `b` holds centres with `(c - lo) * scale` in `[b, b + 1)`: one compare against
+    // the split plane replaces recomputing bin indices.
+    let plane = best_split as f32;
+    let goes_left = |it: &Item| (lane::<AXIS>(it.centre2()) - lo) * scale < plane;
     let mut i = 0;
     let mut j = n;
     // Every iteration of either inner loop moves `i` up or `j` down.
@@ -292,6 +340,11 @@ fn split_binned<const AXIS: usize>(
         i += 1;
         let c = range[j].centre2();
         right_c.grow(c, c);
+    }
+    if i == 0 || i == n {
+        // The plane test disagreed with binning at a rounding boundary.
+        let (mid, l, r) = split_middle_centres(range);
+        return (mid, node_box, l, r);
     }
     (i, node_box, left_c, right_c)
 }

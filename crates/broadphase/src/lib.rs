@@ -49,6 +49,7 @@ mod error;
 mod ray;
 mod self_pairs;
 mod tree;
+mod wide_pairs;
 
 pub use aabb::Aabb;
 pub use broadphase::{Broadphase, BroadphaseConfig, Pair, PairChanges, ProxyId};

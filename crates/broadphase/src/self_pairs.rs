@@ -7,15 +7,11 @@
 //! node (by area), keeping only children that overlap the other node. Each unordered
 //! leaf pair is reached exactly once: through the cross item of the two children of its
 //! lowest common ancestor.
-
-use rayon::prelude::*;
+//!
+//! This binary traversal backs the allocation-free serial callback API; the `Vec`
+//! returning [`DynamicTree::overlapping_pairs`] uses the faster 8-wide snapshot.
 
 use crate::tree::{DynamicTree, NULL};
-
-/// The number of independent work items the parallel traversal aims for: enough for
-/// load balance on many threads, few enough that splitting costs nothing. It is a
-/// constant so that the output order does not depend on the thread count.
-const PARALLEL_ITEMS: usize = 256;
 
 impl DynamicTree {
     /// Calls `f(p, q)` with `p < q` for every pair of leaves (by payload) whose boxes
@@ -28,42 +24,12 @@ impl DynamicTree {
         self.drain(&mut stack, &mut f);
     }
 
-    /// All pairs `(p, q)`, `p < q`, of payloads whose leaf boxes overlap, computed on the
-    /// current rayon thread pool. The result, order included, is the same for any
+    /// All pairs `(p, q)`, `p < q`, of payloads whose leaf boxes overlap, computed from
+    /// scratch on the current rayon thread pool through an 8-wide `f32x8` snapshot of
+    /// the tree (see `wide_pairs.rs`). The result, order included, is the same for any
     /// number of threads.
     pub fn overlapping_pairs(&self) -> Vec<(u32, u32)> {
-        let mut out = Vec::new();
-        if self.root == NULL {
-            return out;
-        }
-        // Breadth-first expansion into independent items; pairs of leaves met on the
-        // way are emitted directly.
-        let mut items = std::collections::VecDeque::from([(self.root, self.root)]);
-        let mut budget = PARALLEL_ITEMS * 4;
-        while items.len() < PARALLEL_ITEMS && budget > 0 {
-            budget -= 1;
-            let Some(item) = items.pop_front() else { break };
-            let mut emit = |p, q| out.push((p, q));
-            let mut pushed = Vec::new();
-            self.step(item, &mut pushed, &mut emit);
-            items.extend(pushed);
-        }
-        let items: Vec<(u32, u32)> = items.into_iter().collect();
-        let parts: Vec<Vec<(u32, u32)>> = items
-            .par_iter()
-            .with_max_len(1)
-            .map(|&item| {
-                let mut part = Vec::new();
-                let mut stack = vec![item];
-                self.drain(&mut stack, &mut |p, q| part.push((p, q)));
-                part
-            })
-            .collect();
-        out.reserve(parts.iter().map(Vec::len).sum());
-        for part in parts {
-            out.extend_from_slice(&part);
-        }
-        out
+        crate::wide_pairs::WideSnapshot::new(self).pairs()
     }
 
     /// Processes work items until the stack is empty.

@@ -11,9 +11,11 @@
 //!   branch-and-bound search, then walks to the root refitting and rotating: a rotation
 //!   swaps a child with a grandchild, to restore height balance when the two sides
 //!   differ by more than one level, otherwise when it lowers the surface area.
-//! - Leaves keep their index for their whole life (across rotations and rebuilds), so a
-//!   [`LeafId`] stays valid until the leaf is removed. Handles carry a generation, so a
-//!   removed or reused leaf is reported as [`Error::StaleHandle`], not silently reused.
+//! - A [`LeafId`] names an entry of a leaf table that points at the leaf's node, so
+//!   handles stay valid while [`DynamicTree::rebuild`] lays all nodes out again in
+//!   depth-first order (a subtree is then contiguous in memory, which is what makes
+//!   queries and the all-pairs traversal cache-friendly). Handles carry a generation,
+//!   so a removed or reused leaf is reported as [`Error::StaleHandle`].
 //! - The tree tracks the sum of the surface areas of its internal nodes (the SAH cost
 //!   up to a constant), so callers can detect when in-place updates have degraded it and
 //!   rebuild with [`DynamicTree::rebuild`] (binned SAH, see `build.rs`).
@@ -30,7 +32,7 @@ const FREE: u32 = u32::MAX;
 /// One arena slot: 32 bytes, so two nodes share a cache line.
 ///
 /// For an internal node `child1`/`child2` are the children. For a leaf `child1 == NULL`
-/// and `child2` is the user payload. Parent, height and generation live in side arrays
+/// and `child2` is the user payload. Parent, height and leaf id live in side arrays
 /// because queries never read them.
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(32))]
@@ -65,7 +67,8 @@ impl Default for LeafId {
 }
 
 impl LeafId {
-    /// The arena index of the leaf (stable for the leaf's lifetime).
+    /// The handle's slot in the leaf table (stable for the leaf's lifetime, reused with
+    /// a new generation after removal).
     pub fn index(self) -> u32 {
         self.index
     }
@@ -92,7 +95,12 @@ pub struct DynamicTree {
     pub(crate) nodes: Vec<Node>,
     pub(crate) parent: Vec<u32>,
     pub(crate) height: Vec<u32>,
-    generation: Vec<u32>,
+    /// Node -> leaf id (for leaf nodes).
+    node_leaf: Vec<u32>,
+    /// Leaf id -> node (`NULL` when the id is free).
+    leaf_node: Vec<u32>,
+    leaf_generation: Vec<u32>,
+    free_leaf_ids: Vec<u32>,
     pub(crate) root: u32,
     /// Head of the free list, chained through `parent`.
     free: u32,
@@ -156,27 +164,53 @@ impl DynamicTree {
 
     /// The box stored for a leaf.
     pub fn aabb(&self, leaf: LeafId) -> Result<Aabb, Error> {
-        self.check(leaf)?;
-        Ok(self.nodes[leaf.index as usize].aabb)
+        Ok(self.nodes[self.check(leaf)? as usize].aabb)
     }
 
     /// The payload of a leaf.
     pub fn payload(&self, leaf: LeafId) -> Result<u32, Error> {
-        self.check(leaf)?;
-        Ok(self.nodes[leaf.index as usize].child2)
+        Ok(self.nodes[self.check(leaf)? as usize].child2)
     }
 
-    fn check(&self, leaf: LeafId) -> Result<(), Error> {
+    /// The node of a live leaf handle.
+    fn check(&self, leaf: LeafId) -> Result<u32, Error> {
         let i = leaf.index as usize;
-        if i < self.nodes.len()
-            && self.generation[i] == leaf.generation
-            && self.height[i] == 0
-            && self.nodes[i].is_leaf()
-        {
-            Ok(())
+        if i < self.leaf_node.len() && self.leaf_generation[i] == leaf.generation && self.leaf_node[i] != NULL {
+            Ok(self.leaf_node[i])
         } else {
             Err(Error::StaleHandle)
         }
+    }
+
+    /// Allocates a leaf node with its handle (not linked into the tree).
+    fn alloc_leaf(&mut self, aabb: Aabb, payload: u32) -> (u32, LeafId) {
+        let node = self.alloc();
+        let i = node as usize;
+        self.nodes[i] = Node {
+            aabb,
+            child1: NULL,
+            child2: payload,
+        };
+        self.height[i] = 0;
+        self.parent[i] = NULL;
+        let id = match self.free_leaf_ids.pop() {
+            Some(id) => id,
+            None => {
+                self.leaf_node.push(NULL);
+                self.leaf_generation.push(0);
+                (self.leaf_node.len() - 1) as u32
+            }
+        };
+        self.leaf_node[id as usize] = node;
+        self.node_leaf[i] = id;
+        self.leaf_count += 1;
+        (
+            node,
+            LeafId {
+                index: id,
+                generation: self.leaf_generation[id as usize],
+            },
+        )
     }
 
     fn alloc(&mut self) -> u32 {
@@ -194,14 +228,13 @@ impl DynamicTree {
             });
             self.parent.push(NULL);
             self.height.push(FREE);
-            self.generation.push(0);
+            self.node_leaf.push(NULL);
             n
         }
     }
 
     fn release(&mut self, n: u32) {
         let i = n as usize;
-        self.generation[i] = self.generation[i].wrapping_add(1);
         self.height[i] = FREE;
         self.nodes[i].child1 = NULL;
         self.parent[i] = self.free;
@@ -209,7 +242,7 @@ impl DynamicTree {
     }
 
     /// Allocates an internal node; its area joins the cost.
-    pub(crate) fn alloc_internal(&mut self, aabb: Aabb, c1: u32, c2: u32) -> u32 {
+    fn alloc_internal(&mut self, aabb: Aabb, c1: u32, c2: u32) -> u32 {
         let n = self.alloc();
         self.nodes[n as usize] = Node {
             aabb,
@@ -238,48 +271,28 @@ impl DynamicTree {
     /// Panics only if the arena would exceed `u32::MAX - 1` nodes (an allocation of
     /// more than 100 GiB would fail first).
     pub fn insert(&mut self, aabb: Aabb, payload: u32) -> LeafId {
-        let leaf = self.alloc();
-        let i = leaf as usize;
-        self.nodes[i] = Node {
-            aabb,
-            child1: NULL,
-            child2: payload,
-        };
-        self.height[i] = 0;
-        self.parent[i] = NULL;
-        self.insert_leaf(leaf);
-        self.leaf_count += 1;
-        LeafId {
-            index: leaf,
-            generation: self.generation[i],
-        }
+        let (node, id) = self.alloc_leaf(aabb, payload);
+        self.insert_leaf(node);
+        id
     }
 
     /// Adds a leaf that is not linked into the tree yet; the caller must call
     /// [`rebuild`](Self::rebuild) before any other operation.
     pub(crate) fn push_unlinked_leaf(&mut self, aabb: Aabb, payload: u32) -> LeafId {
-        let leaf = self.alloc();
-        let i = leaf as usize;
-        self.nodes[i] = Node {
-            aabb,
-            child1: NULL,
-            child2: payload,
-        };
-        self.height[i] = 0;
-        self.parent[i] = NULL;
-        self.leaf_count += 1;
-        LeafId {
-            index: leaf,
-            generation: self.generation[i],
-        }
+        self.alloc_leaf(aabb, payload).1
     }
 
     /// Removes a leaf and returns its payload.
     pub fn remove(&mut self, leaf: LeafId) -> Result<u32, Error> {
-        self.check(leaf)?;
-        self.remove_leaf(leaf.index);
-        let payload = self.nodes[leaf.index as usize].child2;
-        self.release(leaf.index);
+        let node = self.check(leaf)?;
+        self.remove_leaf(node);
+        let payload = self.nodes[node as usize].child2;
+        self.release(node);
+        self.node_leaf[node as usize] = NULL;
+        let id = leaf.index as usize;
+        self.leaf_node[id] = NULL;
+        self.leaf_generation[id] = self.leaf_generation[id].wrapping_add(1);
+        self.free_leaf_ids.push(leaf.index);
         self.leaf_count -= 1;
         Ok(payload)
     }
@@ -289,9 +302,9 @@ impl DynamicTree {
     /// for boxes that wander far, it slowly degrades the tree: see
     /// [`degradation`](Self::degradation) and [`reinsert`](Self::reinsert).
     pub fn update_in_place(&mut self, leaf: LeafId, aabb: Aabb) -> Result<(), Error> {
-        self.check(leaf)?;
-        self.nodes[leaf.index as usize].aabb = aabb;
-        let mut n = self.parent[leaf.index as usize];
+        let node = self.check(leaf)?;
+        self.nodes[node as usize].aabb = aabb;
+        let mut n = self.parent[node as usize];
         let mut budget = self.nodes.len();
         while n != NULL && budget > 0 {
             budget -= 1;
@@ -311,10 +324,10 @@ impl DynamicTree {
     /// Moves a leaf to a new box by taking it out and inserting it again at the best
     /// place for the new box (the handle stays valid).
     pub fn reinsert(&mut self, leaf: LeafId, aabb: Aabb) -> Result<(), Error> {
-        self.check(leaf)?;
-        self.remove_leaf(leaf.index);
-        self.nodes[leaf.index as usize].aabb = aabb;
-        self.insert_leaf(leaf.index);
+        let node = self.check(leaf)?;
+        self.remove_leaf(node);
+        self.nodes[node as usize].aabb = aabb;
+        self.insert_leaf(node);
         Ok(())
     }
 
@@ -582,13 +595,13 @@ impl DynamicTree {
         }
     }
 
-    /// The handles of all leaves, in arena order.
+    /// The handles of all leaves, in handle-index order.
     pub fn leaves(&self) -> Vec<LeafId> {
-        (0..self.nodes.len())
-            .filter(|&i| self.height[i] == 0 && self.nodes[i].is_leaf())
+        (0..self.leaf_node.len())
+            .filter(|&i| self.leaf_node[i] != NULL)
             .map(|i| LeafId {
                 index: i as u32,
-                generation: self.generation[i],
+                generation: self.leaf_generation[i],
             })
             .collect()
     }
@@ -601,7 +614,7 @@ impl DynamicTree {
         tree.nodes.reserve(boxes.len() * 2);
         tree.parent.reserve(boxes.len() * 2);
         tree.height.reserve(boxes.len() * 2);
-        tree.generation.reserve(boxes.len() * 2);
+        tree.node_leaf.reserve(boxes.len() * 2);
         let ids = boxes
             .iter()
             .enumerate()
@@ -614,36 +627,24 @@ impl DynamicTree {
     /// Rebuilds all internal nodes with the binned SAH builder. Leaf handles stay valid.
     /// Use after bulk insertion or when [`degradation`](Self::degradation) has grown.
     pub fn rebuild(&mut self) {
-        let mut leaves: Vec<u32> = Vec::with_capacity(self.leaf_count as usize);
-        let mut internal_free: Vec<u32> = Vec::new();
-        for i in 0..self.nodes.len() {
-            if self.height[i] == FREE {
-                internal_free.push(i as u32);
-            } else if self.nodes[i].is_leaf() {
-                leaves.push(i as u32);
-            } else {
-                internal_free.push(i as u32);
+        let leaves: Vec<(Aabb, u32, u32)> = (0..self.nodes.len())
+            .filter(|&i| self.height[i] == 0 && self.nodes[i].is_leaf())
+            .map(|i| (self.nodes[i].aabb, self.nodes[i].child2, self.node_leaf[i]))
+            .collect();
+        let built = crate::build::build(leaves.into_iter());
+        for (n, &id) in built.node_leaf.iter().enumerate() {
+            if id != NULL {
+                self.leaf_node[id as usize] = n as u32;
             }
         }
-        // Re-chain the free list in ascending order so the builder hands out internal
-        // nodes in depth-first order from low indices: better locality for queries.
+        self.nodes = built.nodes;
+        self.parent = built.parent;
+        self.height = built.height;
+        self.node_leaf = built.node_leaf;
+        self.root = built.root;
         self.free = NULL;
-        for &n in internal_free.iter().rev() {
-            let i = n as usize;
-            if self.height[i] != FREE {
-                self.generation[i] = self.generation[i].wrapping_add(1);
-                self.height[i] = FREE;
-                self.nodes[i].child1 = NULL;
-            }
-            self.parent[i] = self.free;
-            self.free = n;
-        }
-        self.internal_area = 0.0;
-        self.root = crate::build::build(self, &mut leaves);
-        if self.root != NULL {
-            self.parent[self.root as usize] = NULL;
-        }
-        self.built_area = self.internal_area;
+        self.internal_area = built.area;
+        self.built_area = built.area;
     }
 
     /// Checks every structural invariant: parent links, each internal box equal to the
@@ -674,6 +675,10 @@ impl DynamicTree {
                 let node = self.nodes[i];
                 if node.is_leaf() {
                     leaves += 1;
+                    let id = self.node_leaf[i];
+                    if id as usize >= self.leaf_node.len() || self.leaf_node[id as usize] != n {
+                        return Err(format!("leaf node {n}: leaf table out of sync"));
+                    }
                     if self.height[i] != 0 {
                         return Err(format!("leaf {n} has height {}", self.height[i]));
                     }
@@ -697,6 +702,10 @@ impl DynamicTree {
                 }
                 area += f64::from(node.aabb.surface_area());
             }
+        }
+        let ids = self.leaf_node.iter().filter(|&&n| n != NULL).count();
+        if ids != self.leaf_count as usize {
+            return Err(format!("{ids} live leaf ids, {} leaves counted", self.leaf_count));
         }
         if leaves != self.leaf_count {
             return Err(format!("{leaves} leaves reached, {} counted", self.leaf_count));
