@@ -436,11 +436,11 @@ impl<T> Broadphase<T> {
             return Ok(false);
         }
         let fat = aabb.fattened(margin)?;
-        // A body that escaped by a small step keeps its place in the tree (cheap
-        // refit); one that jumped elsewhere is reinserted where it now belongs. The
-        // degradation check in `update` catches what in-place refits accumulate.
+        // A body that escaped by a small step keeps its place in the tree and only grows
+        // its ancestors; one that jumped elsewhere is reinserted where it now belongs.
+        // The degradation check in `update` rebuilds when the growth adds up.
         if fat.overlaps(&old_fat) {
-            self.tree.update_in_place(self.hot[s].leaf, fat)?;
+            self.tree.enlarge(self.hot[s].leaf, fat)?;
         } else {
             self.tree.reinsert(self.hot[s].leaf, fat)?;
         }

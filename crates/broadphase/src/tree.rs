@@ -49,6 +49,22 @@ impl Node {
     }
 }
 
+const PREFETCH: bool = true;
+
+/// Hints the CPU to start loading `node`'s cache line.
+#[inline(always)]
+pub(crate) fn prefetch(node: &Node) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: `_mm_prefetch` only requires SSE, which every x86-64 CPU has; a
+        // prefetch is a hint that never faults, and the pointer comes from a reference.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>((node as *const Node).cast::<i8>()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = node;
+}
+
 /// A generational handle to a leaf of a [`DynamicTree`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct LeafId {
@@ -316,6 +332,28 @@ impl DynamicTree {
                 break;
             }
             self.set_internal_aabb(n, merged);
+            n = self.parent[n as usize];
+        }
+        Ok(())
+    }
+
+    /// Replaces a leaf's box and grows its ancestors until one already contains it.
+    /// Ancestors are never shrunk, so they may stay looser than their children until the
+    /// next [`rebuild`](Self::rebuild) (or a rotation or exact refit on their path).
+    /// Cheapest update (no sibling is read; usually stops after a level or two); the
+    /// growth shows up in [`degradation`](Self::degradation).
+    pub fn enlarge(&mut self, leaf: LeafId, aabb: Aabb) -> Result<(), Error> {
+        let node = self.check(leaf)?;
+        self.nodes[node as usize].aabb = aabb;
+        let mut n = self.parent[node as usize];
+        let mut budget = self.nodes.len();
+        while n != NULL && budget > 0 {
+            budget -= 1;
+            let current = self.nodes[n as usize].aabb;
+            if current.contains(&aabb) {
+                break;
+            }
+            self.set_internal_aabb(n, current.merge(&aabb));
             n = self.parent[n as usize];
         }
         Ok(())
@@ -589,6 +627,11 @@ impl DynamicTree {
             if node.is_leaf() {
                 f(node.child2);
             } else {
+                // `child1` is the next node in memory (depth-first layout) but `child2`
+                // may be far: start loading it while `child1`'s subtree is searched.
+                if PREFETCH {
+                    prefetch(&self.nodes[node.child2 as usize]);
+                }
                 stack.push(node.child2);
                 stack.push(node.child1);
             }
@@ -647,8 +690,8 @@ impl DynamicTree {
         self.built_area = built.area;
     }
 
-    /// Checks every structural invariant: parent links, each internal box equal to the
-    /// union of its children, heights, leaf count, free list, and the tracked area cost.
+    /// Checks every structural invariant: parent links, each internal box containing its
+    /// children (equal to their union unless [`enlarge`](Self::enlarge) grew it), heights, leaf count, free list, and the tracked area cost.
     /// Meant for tests; runs in linear time with an explicit stack.
     pub fn validate(&self) -> Result<(), String> {
         let len = self.nodes.len();
@@ -694,8 +737,8 @@ impl DynamicTree {
                     stack.push(c);
                 }
                 let (a, b) = (node.child1 as usize, node.child2 as usize);
-                if node.aabb != self.nodes[a].aabb.merge(&self.nodes[b].aabb) {
-                    return Err(format!("node {n}: box is not the union of its children"));
+                if !node.aabb.contains(&self.nodes[a].aabb.merge(&self.nodes[b].aabb)) {
+                    return Err(format!("node {n}: box does not contain its children"));
                 }
                 if self.height[i] != 1 + self.height[a].max(self.height[b]) {
                     return Err(format!("node {n}: wrong height"));

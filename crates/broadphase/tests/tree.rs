@@ -76,10 +76,16 @@ fn random_tree_histories() {
                 let (id, p, _) = live.swap_remove(rng.random_range(0..live.len()));
                 assert_eq!(tree.remove(id), Ok(p), "seed {seed} step {step}");
                 removed.push(id);
-            } else if r < 80 {
+            } else if r < 70 {
                 let k = rng.random_range(0..live.len());
                 let b = translate(&live[k].2, random_dir(&mut rng) * 0.3);
                 tree.update_in_place(live[k].0, b).unwrap();
+                live[k].2 = b;
+            } else if r < 80 {
+                // Grow-only refit: ancestors stay valid (containing) but may be loose.
+                let k = rng.random_range(0..live.len());
+                let b = translate(&live[k].2, random_dir(&mut rng) * 0.3);
+                tree.enlarge(live[k].0, b).unwrap();
                 live[k].2 = b;
             } else if r < 95 {
                 let k = rng.random_range(0..live.len());
