@@ -146,7 +146,11 @@ impl Workload {
 
 /// Standard pairs: random rotations, centres uniform in a cube whose side is found
 /// by bisection so that half the pairs overlap (checked with gjk-core).
-fn workload(name: &'static str, seed: u64, kinds: impl Fn(&mut ChaCha8Rng) -> (usize, usize)) -> Workload {
+fn workload(
+    name: &'static str,
+    seed: u64,
+    kinds: impl Fn(&mut ChaCha8Rng) -> (usize, usize),
+) -> Workload {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let hulls = hull_set(&mut rng);
     let mut a = Vec::with_capacity(PAIRS);
@@ -244,7 +248,11 @@ struct Packed<A, B> {
     batches: Vec<(A, PoseX8, B, PoseX8)>,
 }
 
-fn pack<A, B>(w: &Workload, mk_a: impl Fn(&[&Shape]) -> A, mk_b: impl Fn(&[&Shape]) -> B) -> Packed<A, B> {
+fn pack<A, B>(
+    w: &Workload,
+    mk_a: impl Fn(&[&Shape]) -> A,
+    mk_b: impl Fn(&[&Shape]) -> B,
+) -> Packed<A, B> {
     let (ca, cb) = (w.core_a(), w.core_b());
     let batches = (0..PAIRS)
         .step_by(8)
@@ -314,8 +322,10 @@ fn bench_packed<A: SupportMapX8, B: SupportMapX8>(
 
 fn run_workload(c: &mut Criterion, w: &Workload, pure: bool) {
     let (ca, cb) = (w.core_a(), w.core_b());
-    let (pa, pb): (Vec<PPose>, Vec<PPose>) =
-        (w.poses_a.iter().map(ppose).collect(), w.poses_b.iter().map(ppose).collect());
+    let (pa, pb): (Vec<PPose>, Vec<PPose>) = (
+        w.poses_a.iter().map(ppose).collect(),
+        w.poses_b.iter().map(ppose).collect(),
+    );
     for distance in [false, true] {
         let query = if distance { "distance" } else { "intersects" };
         let mut g = c.benchmark_group(format!("{query}/{}", w.name));
@@ -325,7 +335,8 @@ fn run_workload(c: &mut Criterion, w: &Workload, pure: bool) {
                 let mut acc = 0.0f32;
                 for i in 0..PAIRS {
                     if distance {
-                        acc += gjk_core::distance(ca[i], &w.poses_a[i], cb[i], &w.poses_b[i]).distance;
+                        acc +=
+                            gjk_core::distance(ca[i], &w.poses_a[i], cb[i], &w.poses_b[i]).distance;
                     } else {
                         acc += f32::from(u8::from(gjk_core::intersects(
                             ca[i],
@@ -341,7 +352,9 @@ fn run_workload(c: &mut Criterion, w: &Workload, pure: bool) {
         match w.name {
             "ball-ball" => bench_packed(&mut g, w.name, &pack(w, spheres, spheres), distance),
             "cuboid-cuboid" => bench_packed(&mut g, w.name, &pack(w, cuboids, cuboids), distance),
-            "capsule-capsule" => bench_packed(&mut g, w.name, &pack(w, capsules, capsules), distance),
+            "capsule-capsule" => {
+                bench_packed(&mut g, w.name, &pack(w, capsules, capsules), distance)
+            }
             "hull-hull" => bench_packed(&mut g, w.name, &pack(w, hulls_x8, hulls_x8), distance),
             "cuboid-hull" => bench_packed(&mut g, w.name, &pack(w, cuboids, hulls_x8), distance),
             _ => {}
@@ -349,12 +362,14 @@ fn run_workload(c: &mut Criterion, w: &Workload, pure: bool) {
         g.bench_function("x8-batch", |bch| {
             bch.iter(|| {
                 if distance {
-                    let r = distance_batch(&ca, &w.poses_a, &cb, &w.poses_b, Parallelism::Sequential)
-                        .unwrap();
+                    let r =
+                        distance_batch(&ca, &w.poses_a, &cb, &w.poses_b, Parallelism::Sequential)
+                            .unwrap();
                     black_box(r.len())
                 } else {
-                    let r = intersects_batch(&ca, &w.poses_a, &cb, &w.poses_b, Parallelism::Sequential)
-                        .unwrap();
+                    let r =
+                        intersects_batch(&ca, &w.poses_a, &cb, &w.poses_b, Parallelism::Sequential)
+                            .unwrap();
                     black_box(r.len())
                 }
             })
@@ -365,7 +380,8 @@ fn run_workload(c: &mut Criterion, w: &Workload, pure: bool) {
                     let mut acc = 0.0f32;
                     for i in 0..PAIRS {
                         if distance {
-                            acc += parry_pure_distance(&w.a[i].parry, &pa[i], &w.b[i].parry, &pb[i]);
+                            acc +=
+                                parry_pure_distance(&w.a[i].parry, &pa[i], &w.b[i].parry, &pb[i]);
                         } else {
                             acc += f32::from(u8::from(parry_pure_intersects(
                                 &w.a[i].parry,
@@ -385,17 +401,24 @@ fn run_workload(c: &mut Criterion, w: &Workload, pure: bool) {
                 for i in 0..PAIRS {
                     let (x, y) = (parry_dyn(&w.a[i].parry), parry_dyn(&w.b[i].parry));
                     if distance {
-                        acc += parry3d::query::distance(&pa[i], x, &pb[i], y).unwrap().distance;
+                        acc += parry3d::query::distance(&pa[i], x, &pb[i], y)
+                            .unwrap()
+                            .distance;
                     } else {
                         acc += f32::from(u8::from(
-                            parry3d::query::intersection_test(&pa[i], x, &pb[i], y).unwrap().intersecting,
+                            parry3d::query::intersection_test(&pa[i], x, &pb[i], y)
+                                .unwrap()
+                                .intersecting,
                         ));
                     }
                 }
                 black_box(acc)
             })
         });
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
         g.bench_function("x8-batch-2-threads", |bch| {
             bch.iter(|| {
                 pool.install(|| {
@@ -403,9 +426,17 @@ fn run_workload(c: &mut Criterion, w: &Workload, pure: bool) {
                         min_batches_per_task: 64,
                     };
                     if distance {
-                        black_box(distance_batch(&ca, &w.poses_a, &cb, &w.poses_b, par).unwrap().len())
+                        black_box(
+                            distance_batch(&ca, &w.poses_a, &cb, &w.poses_b, par)
+                                .unwrap()
+                                .len(),
+                        )
                     } else {
-                        black_box(intersects_batch(&ca, &w.poses_a, &cb, &w.poses_b, par).unwrap().len())
+                        black_box(
+                            intersects_batch(&ca, &w.poses_a, &cb, &w.poses_b, par)
+                                .unwrap()
+                                .len(),
+                        )
                     }
                 })
             })
@@ -428,7 +459,9 @@ fn benches(c: &mut Criterion) {
     }
     // Mixed: every pair draws its kinds at random, so batches hold lanes that need
     // different iteration counts and the driver fills all 16 buckets.
-    let w = workload("mixed", 0xB1E5, |rng| (rng.random_range(0..4), rng.random_range(0..4)));
+    let w = workload("mixed", 0xB1E5, |rng| {
+        (rng.random_range(0..4), rng.random_range(0..4))
+    });
     run_workload(c, &w, false);
 }
 

@@ -20,8 +20,7 @@ use wide::f32x8;
 use crate::gjk_x8::{distance_x8, intersects_x8};
 use crate::math::{Mask8, PoseX8};
 use crate::shapes::{
-    CapsuleX8, ConeX8, CuboidX8, CylinderX8, HullX8, LaneShape, RoundedX8, SphereX8,
-    SupportMapX8,
+    CapsuleX8, ConeX8, CuboidX8, CylinderX8, HullX8, LaneShape, RoundedX8, SphereX8, SupportMapX8,
 };
 
 /// Why a batch query was refused.

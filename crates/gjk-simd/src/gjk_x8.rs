@@ -254,7 +254,7 @@ where
         }
         active = active.and_not(converged);
 
-        let solved = simplex.solve(w);
+        let solved = simplex.solve::<WITNESS>(w, active);
         let enclosed = active & solved.enclosed;
         cores_overlap |= enclosed;
         intersected |= enclosed;

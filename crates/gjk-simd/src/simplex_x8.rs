@@ -114,9 +114,16 @@ impl SimplexX8 {
     }
 
     /// The point of the hull of the simplex and `w` closest to the origin, on a
-    /// feature through `w` (see the module docs).
+    /// feature through `w` (see the module docs), for the lanes of `active`.
+    ///
+    /// Features whose slots exist in no active lane are skipped with a uniform
+    /// branch (early iterations have one or two vertices): a skipped feature would
+    /// have been rejected by every lane's `exists` mask anyway, so no lane's result
+    /// depends on the skip. `ACCURATE` computes triangle normals at the largest
+    /// angle (distance queries); the boolean test, which stops long before
+    /// rounding matters, takes the plain cross product.
     #[inline(always)]
-    pub fn solve(&self, w: Vec3x8) -> Solved {
+    pub fn solve<const ACCURATE: bool>(&self, w: Vec3x8, active: Mask8) -> Solved {
         let zero = f32x8::ZERO;
         let one = f32x8::ONE;
         // Start from the vertex w itself, which is always valid.
@@ -134,6 +141,9 @@ impl SimplexX8 {
         // edge's interior is its Voronoi feature when 0 < t < 1. A zero-length edge
         // gives a NaN t, which no comparison accepts.
         for i in 0..3 {
+            if (self.exists[i] & active).none() {
+                continue;
+            }
             let t = -w.dot(d[i]) / dd[i];
             let p = d[i].mul_add(t, w);
             let pp = p.length_squared();
@@ -158,7 +168,14 @@ impl SimplexX8 {
         // opposite it: (signed distance of the origin) / (that of the vertex).
         let mut tet = [zero; 3];
         for (i, j, k) in FACES {
-            let n = triangle_normal(d[i], d[j], dd[i], dd[j]);
+            if (self.exists[i] & self.exists[j] & active).none() {
+                continue;
+            }
+            let n = if ACCURATE {
+                triangle_normal(d[i], d[j], dd[i], dd[j])
+            } else {
+                d[i].cross(d[j])
+            };
             let nn = n.length_squared();
             let nw = n.dot(w);
             let inv = one / nn;
@@ -189,15 +206,13 @@ impl SimplexX8 {
 
         // Tetrahedron: the origin is inside when all four barycentric weights are
         // positive. The weight of w comes from the face opposite it, p0 p1 p2.
+        let full = self.exists[0] & self.exists[1] & self.exists[2];
+        if (full & active).none() {
+            return best;
+        }
         let n_old = (self.w[1] - self.w[0]).cross(self.w[2] - self.w[0]);
         let tet_w = -n_old.dot(self.w[0]) / n_old.dot(w - self.w[0]);
-        let enclosed = self.exists[0]
-            & self.exists[1]
-            & self.exists[2]
-            & tet[0].gt(zero)
-            & tet[1].gt(zero)
-            & tet[2].gt(zero)
-            & tet_w.gt(zero);
+        let enclosed = full & tet[0].gt(zero) & tet[1].gt(zero) & tet[2].gt(zero) & tet_w.gt(zero);
         best.v = enclosed.select(Vec3x8::ZERO, best.v);
         best.vv = enclosed.select(zero, best.vv);
         for (k, t) in tet.iter().enumerate() {
@@ -223,11 +238,7 @@ impl SimplexX8 {
     ) {
         let zero = f32x8::ZERO;
         let keep: [Mask8; 3] = std::array::from_fn(|i| solved.weights[i].gt(zero));
-        let into = [
-            !keep[0],
-            keep[0] & !keep[1],
-            keep[0] & keep[1] & !keep[2],
-        ];
+        let into = [!keep[0], keep[0] & !keep[1], keep[0] & keep[1] & !keep[2]];
         for k in 0..3 {
             let put = mask & into[k];
             self.w[k] = put.select(w, self.w[k]);
@@ -280,13 +291,13 @@ mod tests {
     fn segment_triangle_and_tetrahedron() {
         // Segment: closest point (1, 0, 0) in the edge interior.
         let s = simplex(&[Vec3::new(1.0, 1.0, 0.0)]);
-        let r = s.solve(Vec3x8::splat(Vec3::new(1.0, -1.0, 0.0)));
+        let r = s.solve::<true>(Vec3x8::splat(Vec3::new(1.0, -1.0, 0.0)), Mask8::ALL);
         assert!((r.v.lane(3) - Vec3::X).length() < 1e-6);
         assert!((r.weights[0].to_array()[0] - 0.5).abs() < 1e-6);
 
         // Triangle face region.
         let s = simplex(&[Vec3::new(-1.0, -1.0, 2.0), Vec3::new(3.0, -1.0, 2.0)]);
-        let r = s.solve(Vec3x8::splat(Vec3::new(-1.0, 3.0, 2.0)));
+        let r = s.solve::<true>(Vec3x8::splat(Vec3::new(-1.0, 3.0, 2.0)), Mask8::ALL);
         assert!((r.v.lane(0) - Vec3::new(0.0, 0.0, 2.0)).length() < 1e-6);
         let sum = r.weights[0] + r.weights[1] + r.weight_w;
         assert!((sum.to_array()[5] - 1.0).abs() < 1e-6);
@@ -298,7 +309,7 @@ mod tests {
             Vec3::new(-1.0, -1.0, -1.0),
         ];
         let s = simplex(&pts);
-        let r = s.solve(Vec3x8::splat(Vec3::new(0.0, 0.0, 1.0)));
+        let r = s.solve::<true>(Vec3x8::splat(Vec3::new(0.0, 0.0, 1.0)), Mask8::ALL);
         assert!(r.enclosed.all());
         let mut centre = Vec3::new(0.0, 0.0, 1.0) * r.weight_w.to_array()[0];
         for (k, p) in pts.iter().enumerate() {
@@ -309,7 +320,7 @@ mod tests {
         // Shifted away: nearest is the face z = 2 (p0 p1 p2 with w above).
         let up = Vec3::new(0.0, 0.0, 3.0);
         let s = simplex(&pts.map(|p| p + up));
-        let r = s.solve(Vec3x8::splat(Vec3::new(0.0, 0.0, 1.0) + up));
+        let r = s.solve::<true>(Vec3x8::splat(Vec3::new(0.0, 0.0, 1.0) + up), Mask8::ALL);
         assert!(r.enclosed.none());
         // The old face is not a candidate (it lacks w); the nearest feature through
         // w is then at distance >= 2.

@@ -41,7 +41,11 @@ fn neighbourhood() -> common::Pairs {
         |rng, i| {
             let a = shape(rng, i % 6, &hulls);
             let b = shape(rng, (i / 6) % 6, &hulls);
-            if i % 7 == 3 { (rounded(rng, a), b) } else { (a, b) }
+            if i % 7 == 3 {
+                (rounded(rng, a), b)
+            } else {
+                (a, b)
+            }
         },
         1000.0,
     )
@@ -82,7 +86,12 @@ fn results_do_not_depend_on_neighbours_order_chunking_or_threads() {
     for k in (1..n).rev() {
         perm.swap(k, rng.random_range(0..=k));
     }
-    let pools = [1, 2].map(|t| rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap());
+    let pools = [1, 2].map(|t| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .unwrap()
+    });
     for len in 1..=17usize {
         for (start, chunk) in perm.chunks(len * 3).enumerate().take(4) {
             let _ = start;
@@ -105,7 +114,12 @@ fn results_do_not_depend_on_neighbours_order_chunking_or_threads() {
                     )
                 });
                 for (k, &i) in chunk.iter().enumerate() {
-                    assert_eq!(bits_d(&d[k]), bits_d(&alone_d[i]), "pair {i} len {len} threads {}", t + 1);
+                    assert_eq!(
+                        bits_d(&d[k]),
+                        bits_d(&alone_d[i]),
+                        "pair {i} len {len} threads {}",
+                        t + 1
+                    );
                     assert_eq!(bits_i(&b[k]), bits_i(&alone_i[i]), "pair {i} len {len}");
                 }
             }
@@ -133,7 +147,12 @@ fn results_do_not_depend_on_neighbours_order_chunking_or_threads() {
 #[test]
 fn nan_lane_is_invalid_and_does_not_disturb_neighbours() {
     let hulls = hulls(5, 8);
-    let p = pairs(0xA11, 8, |rng, i| (shape(rng, 1, &hulls), shape(rng, if i % 2 == 0 { 1 } else { 1 }, &hulls)), 3.0);
+    let p = pairs(
+        0xA11,
+        8,
+        |rng, _| (shape(rng, 1, &hulls), shape(rng, 1, &hulls)),
+        3.0,
+    );
     let cubes: [Cuboid; 8] = std::array::from_fn(|i| match &p.shapes_a[i] {
         Shape::Cuboid(c) => *c,
         _ => unreachable!(),
@@ -163,7 +182,11 @@ fn nan_lane_is_invalid_and_does_not_disturb_neighbours() {
             assert!(!i.intersecting.lane(lane));
             assert_eq!(d.iterations[lane], 0);
         } else {
-            assert_eq!(bits_d(&d.lane(lane)), bits_d(&clean_d.lane(lane)), "lane {lane}");
+            assert_eq!(
+                bits_d(&d.lane(lane)),
+                bits_d(&clean_d.lane(lane)),
+                "lane {lane}"
+            );
             assert_eq!(i.lane(lane), clean_i.lane(lane));
         }
     }
@@ -204,7 +227,10 @@ fn agree(a: Shape, pa: Pose, b: Shape, pb: Pose, what: &str) -> (Distance, Inter
     );
     assert_eq!(d.status, gjk_core::Status::Converged, "{what}: {d:?}");
     if cd.distance > 1e-4 || cd.distance == 0.0 && ci.intersecting {
-        assert_eq!(i.intersecting, ci.intersecting, "{what}: simd {i:?} core {ci:?}");
+        assert_eq!(
+            i.intersecting, ci.intersecting,
+            "{what}: simd {i:?} core {ci:?}"
+        );
     }
     (d, i)
 }
@@ -218,47 +244,141 @@ fn adversarial_lanes() {
     let dot_capsule: Shape = Capsule::new(0.0, 0.5).unwrap().into();
 
     // Touching faces: exactly kissing boxes intersect (touch counts), and distance 0.
-    let (d, i) = agree(cube.clone(), at(id, Vec3::ZERO), cube.clone(), at(id, Vec3::new(2.0, 0.0, 0.0)), "kissing boxes");
+    let (d, i) = agree(
+        cube.clone(),
+        at(id, Vec3::ZERO),
+        cube.clone(),
+        at(id, Vec3::new(2.0, 0.0, 0.0)),
+        "kissing boxes",
+    );
     assert!(i.intersecting && d.distance == 0.0);
     // Just apart / just overlapping by 1e-3.
-    let (d, _) = agree(cube.clone(), at(id, Vec3::ZERO), ball.clone(), at(id, Vec3::new(1.501, 0.3, 0.2)), "near touch");
+    let (d, _) = agree(
+        cube.clone(),
+        at(id, Vec3::ZERO),
+        ball.clone(),
+        at(id, Vec3::new(1.501, 0.3, 0.2)),
+        "near touch",
+    );
     assert!((d.distance - 1e-3).abs() < 1e-5);
-    agree(cube.clone(), at(id, Vec3::ZERO), ball.clone(), at(id, Vec3::new(1.499, 0.3, 0.2)), "shallow");
+    agree(
+        cube.clone(),
+        at(id, Vec3::ZERO),
+        ball.clone(),
+        at(id, Vec3::new(1.499, 0.3, 0.2)),
+        "shallow",
+    );
     // Deep and coincident.
-    agree(cube.clone(), at(id, Vec3::ZERO), cube.clone(), at(Quat::from_rotation_y(0.3), Vec3::new(0.1, 0.0, 0.0)), "deep");
-    let (d, i) = agree(cube.clone(), at(id, Vec3::ZERO), cube.clone(), at(id, Vec3::ZERO), "coincident");
+    agree(
+        cube.clone(),
+        at(id, Vec3::ZERO),
+        cube.clone(),
+        at(Quat::from_rotation_y(0.3), Vec3::new(0.1, 0.0, 0.0)),
+        "deep",
+    );
+    let (d, i) = agree(
+        cube.clone(),
+        at(id, Vec3::ZERO),
+        cube.clone(),
+        at(id, Vec3::ZERO),
+        "coincident",
+    );
     assert!(i.intersecting && d.distance == 0.0 && d.point_a == d.point_b);
     // Thin boxes, above each other and crossing.
-    agree(thin.clone(), at(id, Vec3::ZERO), thin.clone(), at(Quat::from_rotation_y(0.7), Vec3::new(0.5, 0.01, 0.0)), "thin apart");
-    agree(thin.clone(), at(id, Vec3::ZERO), thin.clone(), at(Quat::from_rotation_x(1.0), Vec3::new(0.5, 0.0, 0.0)), "thin crossing");
+    agree(
+        thin.clone(),
+        at(id, Vec3::ZERO),
+        thin.clone(),
+        at(Quat::from_rotation_y(0.7), Vec3::new(0.5, 0.01, 0.0)),
+        "thin apart",
+    );
+    agree(
+        thin.clone(),
+        at(id, Vec3::ZERO),
+        thin.clone(),
+        at(Quat::from_rotation_x(1.0), Vec3::new(0.5, 0.0, 0.0)),
+        "thin crossing",
+    );
     // Zero-length capsule segments (capsule = ball).
-    let (d, _) = agree(dot_capsule.clone(), at(id, Vec3::ZERO), dot_capsule.clone(), at(Quat::from_rotation_z(0.4), Vec3::new(0.0, 3.0, 0.0)), "zero capsules");
+    let (d, _) = agree(
+        dot_capsule.clone(),
+        at(id, Vec3::ZERO),
+        dot_capsule.clone(),
+        at(Quat::from_rotation_z(0.4), Vec3::new(0.0, 3.0, 0.0)),
+        "zero capsules",
+    );
     assert!((d.distance - 2.0).abs() < 1e-5);
     // Far from the origin: same answer as near it (pair-local frame).
     let far = Vec3::new(1e5, -2e5, 3e5);
     let q = Quat::from_rotation_y(0.5) * Quat::from_rotation_x(0.2);
-    let (near_d, _) = agree(cube.clone(), at(q, Vec3::ZERO), ball.clone(), at(id, Vec3::new(2.25, 0.375, 0.125)), "near origin");
-    let (far_d, _) = agree(cube.clone(), at(q, far), ball.clone(), at(id, far + Vec3::new(2.25, 0.375, 0.125)), "far from origin");
+    let (near_d, _) = agree(
+        cube.clone(),
+        at(q, Vec3::ZERO),
+        ball.clone(),
+        at(id, Vec3::new(2.25, 0.375, 0.125)),
+        "near origin",
+    );
+    let (far_d, _) = agree(
+        cube.clone(),
+        at(q, far),
+        ball.clone(),
+        at(id, far + Vec3::new(2.25, 0.375, 0.125)),
+        "far from origin",
+    );
     // The offset is exactly representable at 3e5, so the relative pose is exact.
-    assert!((near_d.distance - far_d.distance).abs() < 1e-5, "{near_d:?} {far_d:?}");
+    assert!(
+        (near_d.distance - far_d.distance).abs() < 1e-5,
+        "{near_d:?} {far_d:?}"
+    );
     // Huge and tiny shapes.
     let big: Shape = Cuboid::new(Vec3::splat(1e4)).unwrap().into();
-    agree(big.clone(), at(id, Vec3::ZERO), big, at(q, Vec3::new(2.5e4, 1e3, 0.0)), "huge boxes");
+    agree(
+        big.clone(),
+        at(id, Vec3::ZERO),
+        big,
+        at(q, Vec3::new(2.5e4, 1e3, 0.0)),
+        "huge boxes",
+    );
     let tiny: Shape = Cuboid::new(Vec3::splat(1e-4)).unwrap().into();
-    agree(tiny.clone(), at(id, Vec3::ZERO), tiny, at(q, Vec3::new(3e-4, 0.0, 1e-5)), "tiny boxes");
+    agree(
+        tiny.clone(),
+        at(id, Vec3::ZERO),
+        tiny,
+        at(q, Vec3::new(3e-4, 0.0, 1e-5)),
+        "tiny boxes",
+    );
 }
 
 #[test]
 fn api_edge_cases() {
     let none: [&Shape; 0] = [];
-    assert!(intersects_batch(&none, &[], &none, &[], Parallelism::default()).unwrap().is_empty());
-    assert!(distance_batch(&none, &[], &none, &[], Parallelism::Sequential).unwrap().is_empty());
+    assert!(
+        intersects_batch(&none, &[], &none, &[], Parallelism::default())
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        distance_batch(&none, &[], &none, &[], Parallelism::Sequential)
+            .unwrap()
+            .is_empty()
+    );
     let s: Shape = Sphere::new(1.0).unwrap().into();
-    let err = distance_batch(&[&s, &s], &[Pose::IDENTITY], &[&s, &s], &[Pose::IDENTITY; 2], Parallelism::Sequential)
-        .unwrap_err();
+    let err = distance_batch(
+        &[&s, &s],
+        &[Pose::IDENTITY],
+        &[&s, &s],
+        &[Pose::IDENTITY; 2],
+        Parallelism::Sequential,
+    )
+    .unwrap_err();
     assert_eq!(
         err,
-        BatchError::LengthMismatch { shapes_a: 2, poses_a: 1, shapes_b: 2, poses_b: 2 }
+        BatchError::LengthMismatch {
+            shapes_a: 2,
+            poses_a: 1,
+            shapes_b: 2,
+            poses_b: 2
+        }
     );
     assert!(err.to_string().contains("poses_a 1"));
     // Overflowing relative pose: validated but extreme input never panics.

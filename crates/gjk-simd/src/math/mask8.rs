@@ -208,7 +208,7 @@ mod tests {
         assert!(Mask8::ALL.all() && Mask8::NONE.none());
         let m = Mask8::from_bools([true, false, true, false, false, false, false, true]);
         assert_eq!(m.bitmask(), 0b1000_0101);
-        assert_eq!(m.to_bools()[2], true);
+        assert!(m.to_bools()[2]);
     }
 
     #[test]

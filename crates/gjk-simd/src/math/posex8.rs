@@ -60,10 +60,8 @@ impl PoseX8 {
     pub fn relative(&self, other: &PoseX8) -> PoseX8 {
         let inv = self.rotation.conjugate();
         PoseX8 {
-            rotation: inv.mul(other.rotation).normalize(),
-            translation: inv
-                .to_mat3()
-                .mul_vec3(other.translation - self.translation),
+            rotation: (inv * other.rotation).normalize(),
+            translation: inv.to_mat3().mul_vec3(other.translation - self.translation),
         }
     }
 

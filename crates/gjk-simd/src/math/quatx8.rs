@@ -69,7 +69,7 @@ impl QuatX8 {
 
     /// Hamilton product `self * rhs` (apply `rhs`, then `self`).
     #[inline(always)]
-    pub fn mul(self, r: QuatX8) -> QuatX8 {
+    fn hamilton(self, r: QuatX8) -> QuatX8 {
         let (a, b) = (self, r);
         QuatX8 {
             w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
@@ -136,6 +136,15 @@ impl SelectX8 for QuatX8 {
     }
 }
 
+impl std::ops::Mul for QuatX8 {
+    type Output = QuatX8;
+    /// Hamilton product `self * rhs` (apply `rhs`, then `self`).
+    #[inline(always)]
+    fn mul(self, rhs: QuatX8) -> QuatX8 {
+        self.hamilton(rhs)
+    }
+}
+
 impl From<[Quat; 8]> for QuatX8 {
     fn from(qs: [Quat; 8]) -> Self {
         Self::from_array(qs)
@@ -154,7 +163,7 @@ mod tests {
             Quat::from_axis_angle(Vec3::new(1.0, i as f32, 0.5).normalize(), 0.3 * i as f32)
         });
         let qb: [Quat; 8] = std::array::from_fn(|i| Quat::from_rotation_y(-0.7 * i as f32));
-        let prod = QuatX8::from(qa).mul(QuatX8::from(qb)).to_array();
+        let prod = (QuatX8::from(qa) * QuatX8::from(qb)).to_array();
         let m = QuatX8::from(qa).to_mat3();
         let v = Vec3::new(0.3, -1.2, 2.0);
         let mv = m.mul_vec3(Vec3x8::splat(v)).to_array();

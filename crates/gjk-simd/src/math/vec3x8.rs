@@ -56,7 +56,11 @@ impl Vec3x8 {
     /// Lane `i`.
     #[inline]
     pub fn lane(&self, i: usize) -> Vec3 {
-        Vec3::new(self.x.as_array()[i], self.y.as_array()[i], self.z.as_array()[i])
+        Vec3::new(
+            self.x.as_array()[i],
+            self.y.as_array()[i],
+            self.z.as_array()[i],
+        )
     }
 
     /// Overwrites lane `i`.
@@ -122,7 +126,11 @@ impl Vec3x8 {
 impl SelectX8 for Vec3x8 {
     #[inline(always)]
     fn select_x8(mask: Mask8, a: Self, b: Self) -> Self {
-        Vec3x8::new(mask.select(a.x, b.x), mask.select(a.y, b.y), mask.select(a.z, b.z))
+        Vec3x8::new(
+            mask.select(a.x, b.x),
+            mask.select(a.y, b.y),
+            mask.select(a.z, b.z),
+        )
     }
 }
 

@@ -92,7 +92,9 @@ pub fn shape(rng: &mut impl Rng, kind: usize, hulls: &[Arc<ConvexHull>]) -> Shap
 
 /// `shape` dilated by a random radius.
 pub fn rounded(rng: &mut impl Rng, inner: Shape) -> Shape {
-    Rounded::new(inner, rng.random_range(0.05..0.3)).unwrap().into()
+    Rounded::new(inner, rng.random_range(0.05..0.3))
+        .unwrap()
+        .into()
 }
 
 /// A pair workload: shapes with random rotations, B's centre uniform in a cube
