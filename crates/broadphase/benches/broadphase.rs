@@ -29,8 +29,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use broadphase::{Aabb, Broadphase, BroadphaseConfig, DynamicTree, ProxyId};
-use criterion::{BatchSize, BenchmarkGroup, Criterion, criterion_group, criterion_main};
 use criterion::measurement::WallTime;
+use criterion::{BatchSize, BenchmarkGroup, Criterion, criterion_group, criterion_main};
 use glam::Vec3;
 use parry3d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
 use rand::{Rng, SeedableRng};
@@ -48,7 +48,11 @@ impl Scene {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let side = (4.0 * n as f32).cbrt();
         let mut v = |lo: f32, hi: f32| {
-            Vec3::new(rng.random_range(lo..hi), rng.random_range(lo..hi), rng.random_range(lo..hi))
+            Vec3::new(
+                rng.random_range(lo..hi),
+                rng.random_range(lo..hi),
+                rng.random_range(lo..hi),
+            )
         };
         let centres = (0..n).map(|_| v(0.0, side)).collect();
         let half = (0..n).map(|_| v(0.25, 0.75)).collect();
@@ -64,11 +68,17 @@ impl Scene {
     }
 
     fn parry(&self, i: usize) -> parry3d::bounding_volume::Aabb {
-        parry3d::bounding_volume::Aabb::new(self.centres[i] - self.half[i], self.centres[i] + self.half[i])
+        parry3d::bounding_volume::Aabb::new(
+            self.centres[i] - self.half[i],
+            self.centres[i] + self.half[i],
+        )
     }
 
     fn arena(&self, i: usize) -> bvh_arena::volumes::Aabb<3> {
-        bvh_arena::volumes::Aabb::from_min_max(self.centres[i] - self.half[i], self.centres[i] + self.half[i])
+        bvh_arena::volumes::Aabb::from_min_max(
+            self.centres[i] - self.half[i],
+            self.centres[i] + self.half[i],
+        )
     }
 }
 
@@ -78,7 +88,11 @@ fn frame_moves(rng: &mut ChaCha8Rng, n: usize) -> Vec<(u32, Vec3)> {
         .into_iter()
         .map(|i| {
             let d = loop {
-                let v = Vec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+                let v = Vec3::new(
+                    rng.random_range(-1.0..1.0),
+                    rng.random_range(-1.0..1.0),
+                    rng.random_range(-1.0..1.0),
+                );
                 let l = v.length_squared();
                 if l > 1e-4 && l <= 1.0 {
                     break v / l.sqrt();
@@ -105,7 +119,9 @@ impl Ours {
     fn new(n: usize) -> Self {
         let scene = Scene::new(n, 42);
         let mut bp = Broadphase::with_config(BroadphaseConfig::default()).unwrap();
-        let ids = bp.insert_many(scene.aabbs().into_iter().map(|b| (b, ()))).unwrap();
+        let ids = bp
+            .insert_many(scene.aabbs().into_iter().map(|b| (b, ())))
+            .unwrap();
         bp.update();
         Self { scene, bp, ids }
     }
@@ -140,7 +156,13 @@ impl Parry {
         }
         let mut ws = BvhWorkspace::default();
         bvh.refit(&mut ws);
-        let mut p = Self { scene, bvh, ws, config, pairs: Vec::new() };
+        let mut p = Self {
+            scene,
+            bvh,
+            ws,
+            config,
+            pairs: Vec::new(),
+        };
         p.frame(&[]);
         p
     }
@@ -150,7 +172,8 @@ impl Parry {
             let i = i as usize;
             self.scene.centres[i] += d;
             let m = self.config.margin(&self.scene.aabb(i));
-            self.bvh.insert_or_update_partially(self.scene.parry(i), i as u32, m);
+            self.bvh
+                .insert_or_update_partially(self.scene.parry(i), i as u32, m);
         }
         self.bvh.refit(&mut self.ws);
         self.bvh.optimize_incremental(&mut self.ws);
@@ -173,8 +196,15 @@ impl Arena {
     fn new(n: usize) -> Self {
         let scene = Scene::new(n, 42);
         let mut bvh = ArenaBvh::default();
-        let handles = (0..n).map(|i| bvh.insert(i as u32, scene.arena(i))).collect();
-        Self { scene, bvh, handles, pairs: Vec::new() }
+        let handles = (0..n)
+            .map(|i| bvh.insert(i as u32, scene.arena(i)))
+            .collect();
+        Self {
+            scene,
+            bvh,
+            handles,
+            pairs: Vec::new(),
+        }
     }
 
     fn frame(&mut self, moves: &[(u32, Vec3)]) -> usize {
@@ -186,13 +216,17 @@ impl Arena {
         }
         self.pairs.clear();
         let pairs = &mut self.pairs;
-        self.bvh.for_each_overlaping_pair(|a, b| pairs.push((*a, *b)));
+        self.bvh
+            .for_each_overlaping_pair(|a, b| pairs.push((*a, *b)));
         self.pairs.len()
     }
 }
 
 fn pool(threads: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap()
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
 }
 
 fn bench_size(c: &mut Criterion, n: usize, with_arena: bool, with_parry: bool) {
@@ -235,7 +269,9 @@ fn bench_size(c: &mut Criterion, n: usize, with_arena: bool, with_parry: bool) {
     let (tree, _) = DynamicTree::from_aabbs(&boxes);
     let mut g = c.benchmark_group(format!("all_pairs/{n}"));
     configure(&mut g, n);
-    g.bench_function("widephase", |b| b.iter(|| one.install(|| tree.overlapping_pairs())));
+    g.bench_function("widephase", |b| {
+        b.iter(|| one.install(|| tree.overlapping_pairs()))
+    });
     if with_parry {
         let bvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &parry_boxes);
         let mut ws = BvhWorkspace::default();
@@ -276,13 +312,21 @@ fn bench_size(c: &mut Criterion, n: usize, with_arena: bool, with_parry: bool) {
     if with_parry {
         let mut parry = Parry::new(n);
         g.bench_function("parry_bvh", |b| {
-            b.iter_batched(|| frame_moves(&mut rng, n), |m| parry.frame(&m), BatchSize::LargeInput)
+            b.iter_batched(
+                || frame_moves(&mut rng, n),
+                |m| parry.frame(&m),
+                BatchSize::LargeInput,
+            )
         });
     }
     if with_arena {
         let mut arena = Arena::new(n);
         g.bench_function("bvh_arena", |b| {
-            b.iter_batched(|| frame_moves(&mut rng, n), |m| arena.frame(&m), BatchSize::LargeInput)
+            b.iter_batched(
+                || frame_moves(&mut rng, n),
+                |m| arena.frame(&m),
+                BatchSize::LargeInput,
+            )
         });
     }
     g.finish();
@@ -311,7 +355,9 @@ fn benches(c: &mut Criterion) {
         .ok()
         .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![1_000, 10_000, 100_000, 1_000_000]);
-    let baselines = std::env::var("BP_BASELINES").map(|v| v != "0").unwrap_or(true);
+    let baselines = std::env::var("BP_BASELINES")
+        .map(|v| v != "0")
+        .unwrap_or(true);
     for n in sizes {
         // bvh-arena's build alone takes seconds at 1M: it is measured up to 100k.
         bench_size(c, n, baselines && n <= 100_000, baselines);

@@ -12,24 +12,43 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(100_000);
     let frames: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(300);
-    let fraction: f32 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(BroadphaseConfig::default().margin_fraction);
+    let fraction: f32 = args
+        .get(3)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(BroadphaseConfig::default().margin_fraction);
     let mut rng = ChaCha8Rng::seed_from_u64(42);
     let side = (4.0 * n as f32).cbrt();
-    let mut v = |rng: &mut ChaCha8Rng, lo: f32, hi: f32| {
-        Vec3::new(rng.random_range(lo..hi), rng.random_range(lo..hi), rng.random_range(lo..hi))
+    let v = |rng: &mut ChaCha8Rng, lo: f32, hi: f32| {
+        Vec3::new(
+            rng.random_range(lo..hi),
+            rng.random_range(lo..hi),
+            rng.random_range(lo..hi),
+        )
     };
     let mut centres: Vec<Vec3> = (0..n).map(|_| v(&mut rng, 0.0, side)).collect();
     let half: Vec<Vec3> = (0..n).map(|_| v(&mut rng, 0.25, 0.75)).collect();
     let aabb = |c: Vec3, h: Vec3| Aabb::from_center_half_extents(c, h).unwrap();
-    let config = BroadphaseConfig { margin_fraction: fraction, ..Default::default() };
+    let config = BroadphaseConfig {
+        margin_fraction: fraction,
+        ..Default::default()
+    };
     let mut bp = Broadphase::with_config(config).unwrap();
-    let ids = bp.insert_many((0..n).map(|i| (aabb(centres[i], half[i]), ()))).unwrap();
+    let ids = bp
+        .insert_many((0..n).map(|i| (aabb(centres[i], half[i]), ())))
+        .unwrap();
     bp.update();
     let tight_pairs = {
-        let (tree, _) = broadphase::DynamicTree::from_aabbs(&(0..n).map(|i| aabb(centres[i], half[i])).collect::<Vec<_>>());
+        let (tree, _) = broadphase::DynamicTree::from_aabbs(
+            &(0..n)
+                .map(|i| aabb(centres[i], half[i]))
+                .collect::<Vec<_>>(),
+        );
         tree.overlapping_pairs().len()
     };
-    println!("n {n}, margin fraction {fraction}: tight pairs {tight_pairs}, fat pairs {}", bp.pair_count());
+    println!(
+        "n {n}, margin fraction {fraction}: tight pairs {tight_pairs}, fat pairs {}",
+        bp.pair_count()
+    );
     let (mut escapes, mut changes, mut rebuilds) = (0usize, 0usize, 0usize);
     let mut last_degradation = bp.tree().degradation();
     for f in 0..frames {

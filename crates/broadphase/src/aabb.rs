@@ -137,6 +137,9 @@ impl Aabb {
         if margin < 0.0 {
             return Err(Error::NegativeValue);
         }
-        Aabb::new(self.min - Vec3::splat(margin), self.max + Vec3::splat(margin))
+        Aabb::new(
+            self.min - Vec3::splat(margin),
+            self.max + Vec3::splat(margin),
+        )
     }
 }

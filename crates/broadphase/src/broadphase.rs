@@ -625,7 +625,11 @@ impl<T> Broadphase<T> {
     pub fn validate(&self) -> Result<(), String> {
         self.tree.validate()?;
         if self.tree.len() != self.len {
-            return Err(format!("tree has {} leaves, {} proxies", self.tree.len(), self.len));
+            return Err(format!(
+                "tree has {} leaves, {} proxies",
+                self.tree.len(),
+                self.len
+            ));
         }
         let mut half = 0usize;
         for (p, list) in self.partners.iter().enumerate() {
@@ -654,14 +658,20 @@ impl<T> Broadphase<T> {
                 if q as usize == p || self.data[q as usize].is_none() {
                     return Err(format!("slot {p}: bad partner {q}"));
                 }
-                if self.partners[q as usize].binary_search(&(p as u32)).is_err() {
+                if self.partners[q as usize]
+                    .binary_search(&(p as u32))
+                    .is_err()
+                {
                     return Err(format!("pair ({p}, {q}) not symmetric"));
                 }
             }
             half += list.len();
         }
         if half != 2 * self.pair_count {
-            return Err(format!("pair count {} but {} list entries", self.pair_count, half));
+            return Err(format!(
+                "pair count {} but {} list entries",
+                self.pair_count, half
+            ));
         }
         Ok(())
     }

@@ -10,8 +10,8 @@
 
 use glam::Vec4;
 
-use crate::tree::{NULL, Node};
 use crate::Aabb;
+use crate::tree::{NULL, Node};
 
 const MAX_BINS: usize = 16;
 
@@ -138,7 +138,9 @@ pub(crate) fn build(leaves: impl ExactSizeIterator<Item = (Aabb, u32, u32)>) -> 
         root: NULL,
         area: 0.0,
     };
-    let mut items: Vec<Item> = leaves.map(|(b, payload, id)| Item::new(&b, id, payload)).collect();
+    let mut items: Vec<Item> = leaves
+        .map(|(b, payload, id)| Item::new(&b, id, payload))
+        .collect();
     if items.is_empty() {
         return out;
     }
@@ -225,7 +227,8 @@ pub(crate) fn build(leaves: impl ExactSizeIterator<Item = (Aabb, u32, u32)>) -> 
     for n in (0..out.nodes.len()).rev() {
         let node = out.nodes[n];
         if !node.is_leaf() {
-            out.height[n] = 1 + out.height[node.child1 as usize].max(out.height[node.child2 as usize]);
+            out.height[n] =
+                1 + out.height[node.child1 as usize].max(out.height[node.child2 as usize]);
         }
     }
     out

@@ -191,7 +191,10 @@ impl DynamicTree {
     /// The node of a live leaf handle.
     fn check(&self, leaf: LeafId) -> Result<u32, Error> {
         let i = leaf.index as usize;
-        if i < self.leaf_node.len() && self.leaf_generation[i] == leaf.generation && self.leaf_node[i] != NULL {
+        if i < self.leaf_node.len()
+            && self.leaf_generation[i] == leaf.generation
+            && self.leaf_node[i] != NULL
+        {
             Ok(self.leaf_node[i])
         } else {
             Err(Error::StaleHandle)
@@ -512,7 +515,10 @@ impl DynamicTree {
             let Some(k) = self.rotate(cur) else { break };
             last = k;
             let kn = self.nodes[k as usize];
-            let (h1, h2) = (self.height[kn.child1 as usize], self.height[kn.child2 as usize]);
+            let (h1, h2) = (
+                self.height[kn.child1 as usize],
+                self.height[kn.child2 as usize],
+            );
             if h1.abs_diff(h2) <= 1 {
                 break;
             }
@@ -732,12 +738,18 @@ impl DynamicTree {
                         return Err(format!("node {n} has child {c} out of range"));
                     }
                     if self.parent[c as usize] != n {
-                        return Err(format!("child {c} of {n} has parent {}", self.parent[c as usize]));
+                        return Err(format!(
+                            "child {c} of {n} has parent {}",
+                            self.parent[c as usize]
+                        ));
                     }
                     stack.push(c);
                 }
                 let (a, b) = (node.child1 as usize, node.child2 as usize);
-                if !node.aabb.contains(&self.nodes[a].aabb.merge(&self.nodes[b].aabb)) {
+                if !node
+                    .aabb
+                    .contains(&self.nodes[a].aabb.merge(&self.nodes[b].aabb))
+                {
                     return Err(format!("node {n}: box does not contain its children"));
                 }
                 if self.height[i] != 1 + self.height[a].max(self.height[b]) {
@@ -748,10 +760,16 @@ impl DynamicTree {
         }
         let ids = self.leaf_node.iter().filter(|&&n| n != NULL).count();
         if ids != self.leaf_count as usize {
-            return Err(format!("{ids} live leaf ids, {} leaves counted", self.leaf_count));
+            return Err(format!(
+                "{ids} live leaf ids, {} leaves counted",
+                self.leaf_count
+            ));
         }
         if leaves != self.leaf_count {
-            return Err(format!("{leaves} leaves reached, {} counted", self.leaf_count));
+            return Err(format!(
+                "{leaves} leaves reached, {} counted",
+                self.leaf_count
+            ));
         }
         let mut free = 0usize;
         let mut f = self.free;
@@ -768,7 +786,10 @@ impl DynamicTree {
         }
         let tol = 1e-4 * area.max(1.0);
         if (area - self.internal_area).abs() > tol {
-            return Err(format!("tracked area {} != actual {area}", self.internal_area));
+            return Err(format!(
+                "tracked area {} != actual {area}",
+                self.internal_area
+            ));
         }
         Ok(())
     }

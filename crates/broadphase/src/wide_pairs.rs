@@ -20,8 +20,8 @@
 use rayon::prelude::*;
 use wide::f32x8;
 
-use crate::tree::{DynamicTree, NULL};
 use crate::Aabb;
+use crate::tree::{DynamicTree, NULL};
 
 /// Independent work items the parallel traversal aims for (a constant, so that the
 /// output order does not depend on the thread count).
@@ -91,40 +91,37 @@ pub(crate) struct WideSnapshot {
 }
 
 impl WideSnapshot {
-    /// Collapses `tree` (linear time, explicit stack).
+    /// Collapses `tree` in linear time. Each wide node opens, among its pending binary
+    /// descendants, the tallest one (ties: the larger box) until it holds eight: a
+    /// subtree of height three or less is absorbed whole, so nodes come out nearly
+    /// full. Nodes are processed in the order they are numbered (breadth first), so
+    /// each is written once, by a push, and siblings sit next to each other.
     pub(crate) fn new(tree: &DynamicTree) -> Self {
-        let mut nodes: Vec<WideNode> = Vec::with_capacity(tree.len() / 4 + 1);
+        let mut nodes: Vec<WideNode> = Vec::with_capacity(tree.len() / 3 + 1);
         if tree.root == NULL {
             return Self { nodes };
         }
-        let blank = WideNode {
-            rows: WideNode::EMPTY_ROWS,
-            child: [NULL; 8],
-            leaf_mask: 0,
-            bounds: tree.nodes[tree.root as usize].aabb,
-        };
-        nodes.push(blank);
-        let mut stack = vec![(tree.root, 0u32)];
-        // Each binary node is opened at most once.
-        let mut budget = tree.nodes.len() + 1;
-        while let Some((b, w)) = stack.pop() {
-            if budget == 0 {
-                break;
-            }
-            budget -= 1;
+        // `queue[k]` is the binary node that wide node `k` collapses.
+        let mut queue: Vec<u32> = Vec::with_capacity(tree.len() / 3 + 1);
+        queue.push(tree.root);
+        let mut head = 0;
+        // Every binary node enters the queue at most once.
+        while head < queue.len() && head <= tree.nodes.len() {
+            let b = queue[head];
+            head += 1;
             let bn = tree.nodes[b as usize];
             let mut slots = [NULL; 8];
-            // Area of each internal slot (-1 for leaves), to open the largest first.
-            let mut areas = [-1f32; 8];
+            // (height, area) of each slot; leaves get height 0 and are never opened.
+            let mut keys = [(0u32, 0f32); 8];
             let mut n = 1;
             slots[0] = b;
-            areas[0] = if bn.is_leaf() { -1.0 } else { f32::INFINITY };
+            keys[0] = (tree.height[b as usize], f32::INFINITY);
             while n < 8 {
                 let mut best = usize::MAX;
-                let mut best_area = -1.0;
-                for k in 0..n {
-                    if areas[k] > best_area {
-                        best_area = areas[k];
+                let mut best_key = (0u32, -1f32);
+                for (k, key) in keys[..n].iter().enumerate() {
+                    if key.0 > 0 && (key.0, key.1) > best_key {
+                        best_key = *key;
                         best = k;
                     }
                 }
@@ -133,36 +130,39 @@ impl WideSnapshot {
                 }
                 let open = tree.nodes[slots[best] as usize];
                 for (k, c) in [(best, open.child1), (n, open.child2)] {
-                    let cn = &tree.nodes[c as usize];
                     slots[k] = c;
-                    areas[k] = if cn.is_leaf() { -1.0 } else { cn.aabb.surface_area() };
+                    keys[k] = (
+                        tree.height[c as usize],
+                        tree.nodes[c as usize].aabb.surface_area(),
+                    );
                 }
                 n += 1;
             }
             let mut node = WideNode {
+                rows: WideNode::EMPTY_ROWS,
+                child: [NULL; 8],
+                leaf_mask: 0,
                 bounds: bn.aabb,
-                ..blank
             };
             for (k, &s) in slots[..n].iter().enumerate() {
                 let sn = tree.nodes[s as usize];
                 let (lo, hi) = (sn.aabb.min(), sn.aabb.max());
-                for (row, v) in node.rows.iter_mut().zip([lo.x, lo.y, lo.z, hi.x, hi.y, hi.z]) {
+                for (row, v) in node
+                    .rows
+                    .iter_mut()
+                    .zip([lo.x, lo.y, lo.z, hi.x, hi.y, hi.z])
+                {
                     row[k] = v;
                 }
                 if sn.is_leaf() {
                     node.child[k] = sn.child2;
                     node.leaf_mask |= 1 << k;
                 } else {
-                    let idx = nodes.len() as u32;
-                    nodes.push(WideNode {
-                        bounds: sn.aabb,
-                        ..blank
-                    });
-                    node.child[k] = idx;
-                    stack.push((s, idx));
+                    node.child[k] = queue.len() as u32;
+                    queue.push(s);
                 }
             }
-            nodes[w as usize] = node;
+            nodes.push(node);
         }
         Self { nodes }
     }
@@ -218,7 +218,15 @@ impl WideSnapshot {
 
     /// Settles child `i` of `x` against child `j` of `y`, whose boxes overlap.
     #[inline(always)]
-    fn meet(&self, x: &WideNode, i: usize, y: &WideNode, j: usize, stack: &mut Vec<Work>, out: &mut Vec<(u32, u32)>) {
+    fn meet(
+        &self,
+        x: &WideNode,
+        i: usize,
+        y: &WideNode,
+        j: usize,
+        stack: &mut Vec<Work>,
+        out: &mut Vec<(u32, u32)>,
+    ) {
         match (x.is_leaf(i), y.is_leaf(j)) {
             (true, true) => Self::emit(out, x.child[i], y.child[j]),
             (true, false) => stack.push(Work::Probe(x.child_box(i), x.child[i], y.child[j])),

@@ -78,7 +78,11 @@ fn run(s: Scenario) -> Log {
                 let b = random_op_box(&mut rng, &s);
                 // Ok(false) only if the new box happens to fit in the old fat box.
                 let escaped = bp.move_proxy(id, b).unwrap();
-                assert!(escaped || bp.fat_aabb(id).unwrap().contains(&b), "{}", ctx(frame, "teleport"));
+                assert!(
+                    escaped || bp.fat_aabb(id).unwrap().contains(&b),
+                    "{}",
+                    ctx(frame, "teleport")
+                );
             } else if r < 92 {
                 let id = live[rng.random_range(0..live.len())];
                 let b = bp.aabb(id).unwrap();
@@ -87,7 +91,12 @@ fn run(s: Scenario) -> Log {
                 bp.move_proxy(id, g).unwrap();
             } else if let Some(&id) = dead.last() {
                 // Stale handles are errors and change nothing.
-                assert_eq!(bp.remove(id), Err(Error::StaleHandle), "{}", ctx(frame, "stale remove"));
+                assert_eq!(
+                    bp.remove(id),
+                    Err(Error::StaleHandle),
+                    "{}",
+                    ctx(frame, "stale remove")
+                );
                 let b = random_op_box(&mut rng, &s);
                 assert_eq!(bp.move_proxy(id, b), Err(Error::StaleHandle));
                 assert!(bp.data(id).is_err() && !bp.contains(id));
@@ -98,7 +107,8 @@ fn run(s: Scenario) -> Log {
         let ended: Vec<Pair> = changes.ended.to_vec();
         for list in [&began, &ended] {
             assert!(
-                list.windows(2).all(|w| (w[0].a.index(), w[0].b.index()) < (w[1].a.index(), w[1].b.index())),
+                list.windows(2)
+                    .all(|w| (w[0].a.index(), w[0].b.index()) < (w[1].a.index(), w[1].b.index())),
                 "{}",
                 ctx(frame, "change list not sorted")
             );
@@ -109,29 +119,73 @@ fn run(s: Scenario) -> Log {
         let pairs: Vec<Pair> = bp.pairs().collect();
         assert_eq!(pairs.len(), bp.pair_count(), "{}", ctx(frame, "pair_count"));
         // Brute force over the fat boxes.
-        let fat: Vec<(u32, Aabb)> = live.iter().map(|&id| (id.index(), bp.fat_aabb(id).unwrap())).collect();
+        let fat: Vec<(u32, Aabb)> = live
+            .iter()
+            .map(|&id| (id.index(), bp.fat_aabb(id).unwrap()))
+            .collect();
         let expected = brute_pairs(&fat);
         let got: Vec<(u32, u32)> = pairs.iter().map(|p| (p.a.index(), p.b.index())).collect();
         if got != expected {
-            let missing: Vec<_> = expected.iter().filter(|p| !got.contains(p)).take(5).collect();
-            let extra: Vec<_> = got.iter().filter(|p| !expected.contains(p)).take(5).collect();
-            panic!("{}", ctx(frame, &format!("pairs != brute force: missing {missing:?}, extra {extra:?}")));
+            let missing: Vec<_> = expected
+                .iter()
+                .filter(|p| !got.contains(p))
+                .take(5)
+                .collect();
+            let extra: Vec<_> = got
+                .iter()
+                .filter(|p| !expected.contains(p))
+                .take(5)
+                .collect();
+            panic!(
+                "{}",
+                ctx(
+                    frame,
+                    &format!("pairs != brute force: missing {missing:?}, extra {extra:?}")
+                )
+            );
         }
         // Every tight overlap is reported.
-        let tight: Vec<(u32, Aabb)> = live.iter().map(|&id| (id.index(), bp.aabb(id).unwrap())).collect();
+        let tight: Vec<(u32, Aabb)> = live
+            .iter()
+            .map(|&id| (id.index(), bp.aabb(id).unwrap()))
+            .collect();
         for p in brute_pairs(&tight) {
-            assert!(got.binary_search(&p).is_ok(), "{}", ctx(frame, &format!("tight pair {p:?} missing")));
+            assert!(
+                got.binary_search(&p).is_ok(),
+                "{}",
+                ctx(frame, &format!("tight pair {p:?} missing"))
+            );
         }
         // Changes are the set difference with the previous frame.
         let now: BTreeSet<_> = pairs.iter().map(key).collect();
         let exp_began: BTreeSet<_> = now.difference(&prev).copied().collect();
         let exp_ended: BTreeSet<_> = prev.difference(&now).copied().collect();
-        assert_eq!(began.iter().map(key).collect::<BTreeSet<_>>(), exp_began, "{}", ctx(frame, "began"));
-        assert_eq!(ended.iter().map(key).collect::<BTreeSet<_>>(), exp_ended, "{}", ctx(frame, "ended"));
-        assert_eq!(began.len() + ended.len(), exp_began.len() + exp_ended.len(), "{}", ctx(frame, "duplicates"));
+        assert_eq!(
+            began.iter().map(key).collect::<BTreeSet<_>>(),
+            exp_began,
+            "{}",
+            ctx(frame, "began")
+        );
+        assert_eq!(
+            ended.iter().map(key).collect::<BTreeSet<_>>(),
+            exp_ended,
+            "{}",
+            ctx(frame, "ended")
+        );
+        assert_eq!(
+            began.len() + ended.len(),
+            exp_began.len() + exp_ended.len(),
+            "{}",
+            ctx(frame, "duplicates")
+        );
         prev = now;
         if frame % 16 == 0 {
-            assert_eq!(bvh_arena_pairs(&fat), expected, "{}", ctx(frame, "bvh-arena (fat)"));
+            assert_eq!(
+                bvh_arena_pairs(&fat),
+                expected,
+                "{}",
+                ctx(frame, "bvh-arena (fat)")
+            );
             let scratch: Vec<Pair> = bp.pairs_from_scratch();
             assert_eq!(scratch, pairs, "{}", ctx(frame, "from scratch"));
         }
@@ -185,11 +239,18 @@ fn results_do_not_depend_on_thread_count() {
     let logs: Vec<Log> = [1, 2, 3]
         .iter()
         .map(|&t| {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap();
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build()
+                .unwrap();
             pool.install(|| run(s))
         })
         .collect();
-    assert!(logs[0] == logs[1] && logs[1] == logs[2], "seed {}: logs differ across thread counts", s.seed);
+    assert!(
+        logs[0] == logs[1] && logs[1] == logs[2],
+        "seed {}: logs differ across thread counts",
+        s.seed
+    );
 }
 
 #[test]
@@ -220,8 +281,14 @@ fn pair_set_does_not_depend_on_insertion_order() {
                 .collect()
         })
         .collect();
-    assert_eq!(sets[0], sets[1], "seed 400: reversed insertion changed the pairs");
-    assert_eq!(sets[0], sets[2], "seed 400: shuffled insertion changed the pairs");
+    assert_eq!(
+        sets[0], sets[1],
+        "seed 400: reversed insertion changed the pairs"
+    );
+    assert_eq!(
+        sets[0], sets[2],
+        "seed 400: shuffled insertion changed the pairs"
+    );
 }
 
 #[test]
@@ -247,7 +314,10 @@ fn bulk_insert_matches_single_inserts() {
     })
     .unwrap();
     let huge = Aabb::new(Vec3::splat(-3.0e38), Vec3::splat(3.0e38)).unwrap();
-    assert_eq!(c.insert_many(bad.into_iter().chain([(huge, 2)])), Err(Error::InfiniteCoordinate));
+    assert_eq!(
+        c.insert_many(bad.into_iter().chain([(huge, 2)])),
+        Err(Error::InfiniteCoordinate)
+    );
     assert!(c.is_empty());
     c.validate().unwrap();
 }

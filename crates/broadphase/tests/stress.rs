@@ -24,15 +24,25 @@ fn million_boxes_sorted_along_a_line() {
     tree.validate().unwrap();
     let incremental = tree.height();
     eprintln!("incremental height {incremental}");
-    assert!(incremental <= 4 * log_bound(N), "incremental height {incremental}");
+    assert!(
+        incremental <= 4 * log_bound(N),
+        "incremental height {incremental}"
+    );
     let mut hits = Vec::new();
-    tree.query(&Aabb::new(Vec3::new(1000.2, 0.5, 0.5), Vec3::new(1000.3, 0.5, 0.5)).unwrap(), |p| hits.push(p));
+    tree.query(
+        &Aabb::new(Vec3::new(1000.2, 0.5, 0.5), Vec3::new(1000.3, 0.5, 0.5)).unwrap(),
+        |p| hits.push(p),
+    );
     hits.sort_unstable();
     assert_eq!(hits, vec![1999, 2000]);
     tree.rebuild();
     tree.validate().unwrap();
     eprintln!("rebuilt height {}", tree.height());
-    assert!(tree.height() <= log_bound(N), "rebuilt height {}", tree.height());
+    assert!(
+        tree.height() <= log_bound(N),
+        "rebuilt height {}",
+        tree.height()
+    );
     // Every box overlaps its two neighbours on each side (closed boxes touch at 1.0).
     assert_eq!(tree.overlapping_pairs().len(), 2 * N - 3);
 }
@@ -47,11 +57,18 @@ fn million_boxes_at_the_same_point() {
     tree.validate().unwrap();
     let incremental = tree.height();
     eprintln!("incremental height {incremental}");
-    assert!(incremental <= 4 * log_bound(N), "incremental height {incremental}");
+    assert!(
+        incremental <= 4 * log_bound(N),
+        "incremental height {incremental}"
+    );
     tree.rebuild();
     tree.validate().unwrap();
     eprintln!("rebuilt height {}", tree.height());
-    assert!(tree.height() <= log_bound(N), "rebuilt height {}", tree.height());
+    assert!(
+        tree.height() <= log_bound(N),
+        "rebuilt height {}",
+        tree.height()
+    );
     let mut count = 0usize;
     tree.query(&b, |_| count += 1);
     assert_eq!(count, N);
@@ -65,14 +82,20 @@ fn million_proxy_broadphase_bulk_insert_and_line() {
     let ids = bp
         .insert_many((0..N).map(|i| {
             let x = i as f32 * 2.0;
-            (Aabb::new(Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 1.0, 1.0)).unwrap(), i)
+            (
+                Aabb::new(Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 1.0, 1.0)).unwrap(),
+                i,
+            )
         }))
         .unwrap();
     assert!(bp.tree().height() <= log_bound(N));
     // Boxes 1 apart with 0.2 margin each side do not pair.
     assert_eq!(bp.update().began.len(), 0);
-    bp.move_proxy(ids[10], Aabb::new(Vec3::new(21.5, 0.0, 0.0), Vec3::new(22.5, 1.0, 1.0)).unwrap())
-        .unwrap();
+    bp.move_proxy(
+        ids[10],
+        Aabb::new(Vec3::new(21.5, 0.0, 0.0), Vec3::new(22.5, 1.0, 1.0)).unwrap(),
+    )
+    .unwrap();
     let changes = bp.update();
     assert_eq!(changes.began.len(), 1);
     assert_eq!(bp.pair_count(), 1);

@@ -16,7 +16,11 @@ fn check_queries(tree: &DynamicTree, live: &[(LeafId, u32, Aabb)], seed: u64, st
         let mut got = Vec::new();
         tree.query(&q, |p| got.push(p));
         got.sort_unstable();
-        let mut want: Vec<u32> = live.iter().filter(|(_, _, b)| b.overlaps(&q)).map(|(_, p, _)| *p).collect();
+        let mut want: Vec<u32> = live
+            .iter()
+            .filter(|(_, _, b)| b.overlaps(&q))
+            .map(|(_, p, _)| *p)
+            .collect();
         want.sort_unstable();
         assert_eq!(got, want, "seed {seed} step {step}: query {q:?}");
     }
@@ -36,7 +40,10 @@ fn check_queries(tree: &DynamicTree, live: &[(LeafId, u32, Aabb)], seed: u64, st
             .filter_map(|(_, p, b)| ray.intersect_aabb(b, max_t).map(|t| (*p, t)))
             .collect();
         want.sort_by_key(|a| a.0);
-        assert_eq!(got, want, "seed {seed} step {step}: ray {ray:?} max_t {max_t}");
+        assert_eq!(
+            got, want,
+            "seed {seed} step {step}: ray {ray:?} max_t {max_t}"
+        );
         // Closest hit: clipping with the returned distance keeps the nearest.
         let mut best = f32::INFINITY;
         tree.ray_cast(&ray, max_t, |_, t| {
@@ -55,7 +62,11 @@ fn check_queries(tree: &DynamicTree, live: &[(LeafId, u32, Aabb)], seed: u64, st
     let mut par = tree.overlapping_pairs();
     par.sort_unstable();
     assert_eq!(par, want, "seed {seed} step {step}: parallel all-pairs");
-    assert_eq!(bvh_arena_pairs(&boxes), want, "seed {seed} step {step}: bvh-arena");
+    assert_eq!(
+        bvh_arena_pairs(&boxes),
+        want,
+        "seed {seed} step {step}: bvh-arena"
+    );
 }
 
 #[test]
@@ -93,7 +104,11 @@ fn random_tree_histories() {
                 tree.reinsert(live[k].0, b).unwrap();
                 live[k].2 = b;
             } else if let Some(&id) = removed.last() {
-                assert_eq!(tree.remove(id), Err(Error::StaleHandle), "seed {seed} step {step}");
+                assert_eq!(
+                    tree.remove(id),
+                    Err(Error::StaleHandle),
+                    "seed {seed} step {step}"
+                );
                 assert_eq!(tree.update_in_place(id, live[0].2), Err(Error::StaleHandle));
                 assert_eq!(tree.aabb(id), Err(Error::StaleHandle));
             }
@@ -125,10 +140,18 @@ fn bulk_build_matches_brute_force_and_is_shallow() {
         let boxes: Vec<Aabb> = (0..n).map(|_| random_box(&mut rng, side, 1.0)).collect();
         let (tree, ids) = DynamicTree::from_aabbs(&boxes);
         tree.validate().unwrap();
-        let live: Vec<(LeafId, u32, Aabb)> = ids.iter().zip(0..).map(|(id, i)| (*id, i, boxes[i as usize])).collect();
+        let live: Vec<(LeafId, u32, Aabb)> = ids
+            .iter()
+            .zip(0..)
+            .map(|(id, i)| (*id, i, boxes[i as usize]))
+            .collect();
         check_queries(&tree, &live, seed, 0);
         let bound = 3 * (usize::BITS - n.leading_zeros()) + 4;
-        assert!(tree.height() <= bound, "seed {seed}: height {} > {bound}", tree.height());
+        assert!(
+            tree.height() <= bound,
+            "seed {seed}: height {} > {bound}",
+            tree.height()
+        );
     }
 }
 
@@ -164,11 +187,15 @@ fn empty_and_tiny_trees() {
     tree.validate().unwrap();
     assert_eq!(tree.height(), 0);
     let mut hits = 0;
-    tree.ray_cast(&Ray::new(Vec3::splat(-1.0), Vec3::ONE).unwrap(), 10.0, |p, t| {
-        assert_eq!((p, t), (3, 1.0));
-        hits += 1;
-        10.0
-    });
+    tree.ray_cast(
+        &Ray::new(Vec3::splat(-1.0), Vec3::ONE).unwrap(),
+        10.0,
+        |p, t| {
+            assert_eq!((p, t), (3, 1.0));
+            hits += 1;
+            10.0
+        },
+    );
     assert_eq!(hits, 1);
     tree.remove(id).unwrap();
     tree.validate().unwrap();

@@ -7,13 +7,34 @@ use glam::Vec3;
 #[test]
 fn aabb_rejects_bad_boxes() {
     let one = Vec3::ONE;
-    assert_eq!(Aabb::new(Vec3::new(0.0, f32::NAN, 0.0), one), Err(Error::NanCoordinate));
-    assert_eq!(Aabb::new(Vec3::ZERO, Vec3::new(1.0, 1.0, f32::NAN)), Err(Error::NanCoordinate));
-    assert_eq!(Aabb::new(Vec3::ZERO, Vec3::new(f32::INFINITY, 1.0, 1.0)), Err(Error::InfiniteCoordinate));
-    assert_eq!(Aabb::new(Vec3::splat(f32::NEG_INFINITY), one), Err(Error::InfiniteCoordinate));
-    assert_eq!(Aabb::new(Vec3::new(0.0, 2.0, 0.0), one), Err(Error::InvertedBox { axis: 1 }));
-    assert_eq!(Aabb::new(Vec3::new(0.0, 0.0, 2.0), one), Err(Error::InvertedBox { axis: 2 }));
-    assert_eq!(Aabb::from_center_half_extents(Vec3::ZERO, Vec3::new(1.0, -1.0, 1.0)), Err(Error::NegativeValue));
+    assert_eq!(
+        Aabb::new(Vec3::new(0.0, f32::NAN, 0.0), one),
+        Err(Error::NanCoordinate)
+    );
+    assert_eq!(
+        Aabb::new(Vec3::ZERO, Vec3::new(1.0, 1.0, f32::NAN)),
+        Err(Error::NanCoordinate)
+    );
+    assert_eq!(
+        Aabb::new(Vec3::ZERO, Vec3::new(f32::INFINITY, 1.0, 1.0)),
+        Err(Error::InfiniteCoordinate)
+    );
+    assert_eq!(
+        Aabb::new(Vec3::splat(f32::NEG_INFINITY), one),
+        Err(Error::InfiniteCoordinate)
+    );
+    assert_eq!(
+        Aabb::new(Vec3::new(0.0, 2.0, 0.0), one),
+        Err(Error::InvertedBox { axis: 1 })
+    );
+    assert_eq!(
+        Aabb::new(Vec3::new(0.0, 0.0, 2.0), one),
+        Err(Error::InvertedBox { axis: 2 })
+    );
+    assert_eq!(
+        Aabb::from_center_half_extents(Vec3::ZERO, Vec3::new(1.0, -1.0, 1.0)),
+        Err(Error::NegativeValue)
+    );
     assert!(Aabb::new(one, one).is_ok(), "point boxes are valid");
     let b = Aabb::new(Vec3::ZERO, one).unwrap();
     assert_eq!(b.fattened(f32::NAN), Err(Error::NanCoordinate));
@@ -21,7 +42,11 @@ fn aabb_rejects_bad_boxes() {
     assert_eq!(b.fattened(f32::INFINITY), Err(Error::InfiniteCoordinate));
     let big = Aabb::new(Vec3::splat(-f32::MAX), Vec3::splat(f32::MAX)).unwrap();
     assert_eq!(big.fattened(f32::MAX), Err(Error::InfiniteCoordinate));
-    for e in [Error::NanCoordinate, Error::StaleHandle, Error::InvertedBox { axis: 0 }] {
+    for e in [
+        Error::NanCoordinate,
+        Error::StaleHandle,
+        Error::InvertedBox { axis: 0 },
+    ] {
         assert!(!e.to_string().is_empty());
     }
 }
@@ -43,7 +68,10 @@ fn aabb_geometry() {
 fn rays_reject_bad_input() {
     assert_eq!(Ray::new(Vec3::NAN, Vec3::X), Err(Error::NanCoordinate));
     assert_eq!(Ray::new(Vec3::ZERO, Vec3::ZERO), Err(Error::NegativeValue));
-    assert_eq!(Ray::new(Vec3::ZERO, Vec3::INFINITY), Err(Error::InfiniteCoordinate));
+    assert_eq!(
+        Ray::new(Vec3::ZERO, Vec3::INFINITY),
+        Err(Error::InfiniteCoordinate)
+    );
     // Axis-parallel rays grazing a face still hit the closed box.
     let b = Aabb::new(Vec3::ZERO, Vec3::ONE).unwrap();
     let r = Ray::new(Vec3::new(-1.0, 1.0, 0.0), Vec3::X).unwrap();
@@ -53,11 +81,19 @@ fn rays_reject_bad_input() {
 #[test]
 fn broadphase_rejects_bad_input_without_changing_state() {
     assert_eq!(
-        Broadphase::<()>::with_config(BroadphaseConfig { margin_fraction: f32::NAN, ..Default::default() }).err(),
+        Broadphase::<()>::with_config(BroadphaseConfig {
+            margin_fraction: f32::NAN,
+            ..Default::default()
+        })
+        .err(),
         Some(Error::NanCoordinate)
     );
     assert_eq!(
-        Broadphase::<()>::with_config(BroadphaseConfig { min_margin: -1.0, ..Default::default() }).err(),
+        Broadphase::<()>::with_config(BroadphaseConfig {
+            min_margin: -1.0,
+            ..Default::default()
+        })
+        .err(),
         Some(Error::NegativeValue)
     );
     let mut bp = Broadphase::new();
