@@ -22,6 +22,9 @@
 //!   insert per moved box, then all pairs again (it has no update).
 //! - `threads`: widephase's frame and all-pairs on rayon pools of 1 and 2 threads.
 //!
+//! The other groups run everything on the calling thread with rayon's global pool set
+//! to one thread (widephase then takes its serial paths).
+//!
 //! Run: `CARGO_TARGET_DIR=target-bp cargo bench -p broadphase --bench broadphase`
 //! (`BP_SIZES=100000` to pick sizes, `BP_BASELINES=0` to skip parry and bvh-arena).
 
@@ -239,7 +242,7 @@ fn bench_size(c: &mut Criterion, n: usize, with_arena: bool, with_parry: bool) {
     let mut g = c.benchmark_group(format!("build/{n}"));
     configure(&mut g, n);
     g.bench_function("widephase_tree", |b| {
-        b.iter(|| one.install(|| DynamicTree::from_aabbs(black_box(&boxes))))
+        b.iter(|| DynamicTree::from_aabbs(black_box(&boxes)))
     });
     g.bench_function("widephase_broadphase_insert_many", |b| {
         b.iter(|| {
@@ -305,7 +308,7 @@ fn bench_size(c: &mut Criterion, n: usize, with_arena: bool, with_parry: bool) {
     g.bench_function("widephase", |b| {
         b.iter_batched(
             || frame_moves(&mut rng, n),
-            |m| one.install(|| ours.frame(&m)),
+            |m| ours.frame(&m),
             BatchSize::LargeInput,
         )
     });
@@ -350,6 +353,13 @@ fn bench_size(c: &mut Criterion, n: usize, with_arena: bool, with_parry: bool) {
 }
 
 fn benches(c: &mut Criterion) {
+    // The one-thread figures run on the calling thread: with a one-thread global pool,
+    // widephase takes its serial paths (no task hand-off), like the baselines. The
+    // `threads` group compares dedicated 1- and 2-thread pools (both pay `install`).
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build_global()
+        .expect("global pool");
     // `BP_SIZES=1000,100000` restricts the scene sizes (setup is not free at 1M).
     let sizes: Vec<usize> = std::env::var("BP_SIZES")
         .ok()

@@ -128,6 +128,31 @@ pub struct PairChanges<'a> {
 
 /// Broadphase: tracks the overlapping pairs among a changing set of boxes.
 ///
+/// # Which boxes are used where
+/// - Each proxy has a *tight* box (the one last given by the user) and a *fat* box: the
+///   tight box grown by a margin proportional to its size
+///   ([`BroadphaseConfig::margin`]). Only fat boxes are stored in the tree.
+/// - A move whose new tight box still fits in the fat box (and does not leave the fat
+///   box far too large, for shrinking bodies) only records the tight box: the tree and
+///   the pair set are untouched. Otherwise the proxy gets a new fat box, its leaf is
+///   updated, and it joins the *move buffer*.
+/// - The pair set is exactly the set of pairs of live proxies whose **fat** boxes
+///   overlap (closed boxes), as of the last [`Broadphase::update`]. So a pair begins
+///   when fat boxes start to overlap and ends only when fat boxes stop overlapping (or a
+///   proxy is removed); the narrowphase filters the pairs whose exact shapes touch.
+///   Every pair whose tight boxes overlap is in the set.
+/// - [`Broadphase::query`] and [`Broadphase::ray_cast`] report proxies by their tight
+///   boxes (the tree prunes with fat boxes, the tight box filters).
+///
+/// # Determinism
+/// The pair set depends only on the fat boxes, which depend only on each proxy's own
+/// history of boxes. Reported lists are sorted by `(a.index, b.index)`. Proxy indices
+/// are assigned from a LIFO free list, so they depend on the order of `insert` and
+/// `remove` calls; nothing depends on the thread count, the tree's shape or the order
+/// of moves between two updates.
+///
+/// # Example
+///
 /// ```
 /// use broadphase::{Aabb, Broadphase};
 /// use glam::Vec3;
@@ -195,10 +220,30 @@ fn query_chunk(tree: &DynamicTree, hot: &[Hot], chunk: &[u32]) -> ChunkResult {
         partners: Vec::with_capacity(chunk.len() * 8),
         lens: Vec::with_capacity(chunk.len()),
     };
-    let mut stack = Vec::with_capacity(64);
-    for &s in chunk {
+    const K: usize = 4;
+    let mut stacks: [Vec<u32>; K] = std::array::from_fn(|_| Vec::with_capacity(64));
+    let mut found: [Vec<u32>; K] = std::array::from_fn(|_| Vec::with_capacity(16));
+    let mut groups = chunk.chunks_exact(K);
+    for group in groups.by_ref() {
+        let slots: [u32; K] = std::array::from_fn(|k| group[k]);
+        for f in found.iter_mut() {
+            f.clear();
+        }
+        let boxes: [&Aabb; K] = std::array::from_fn(|k| &hot[slots[k] as usize].fat);
+        tree.query_interleaved(boxes, &mut stacks, &mut |k, q| {
+            if q != slots[k] {
+                found[k].push(q);
+            }
+        });
+        for f in found.iter_mut() {
+            f.sort_unstable();
+            out.partners.extend_from_slice(f);
+            out.lens.push(f.len() as u32);
+        }
+    }
+    for &s in groups.remainder() {
         let start = out.partners.len();
-        tree.query_with_stack(&hot[s as usize].fat, &mut stack, &mut |q| {
+        tree.query_with_stack(&hot[s as usize].fat, &mut stacks[0], &mut |q| {
             if q != s {
                 out.partners.push(q);
             }
@@ -459,8 +504,8 @@ impl<T> Broadphase<T> {
     /// the previous update.
     ///
     /// Only proxies in the move buffer (inserted or escaped from their fat boxes) query
-    /// the tree, in parallel on the current rayon pool when there are at least
-    /// [`BroadphaseConfig::parallel_min_moved`] of them. Their new partner lists are
+    /// the tree, in parallel on the current rayon pool when it has more than one thread
+    /// and there are at least [`BroadphaseConfig::parallel_min_moved`] of them. Their new partner lists are
     /// then merged into the pair set serially in proxy-index order, so the result does
     /// not depend on the thread count.
     pub fn update(&mut self) -> PairChanges<'_> {
@@ -475,7 +520,9 @@ impl<T> Broadphase<T> {
         moves.sort_unstable();
         moves.dedup();
 
-        let results: Vec<ChunkResult> = if moves.len() >= self.config.parallel_min_moved {
+        let parallel =
+            moves.len() >= self.config.parallel_min_moved && rayon::current_num_threads() > 1;
+        let results: Vec<ChunkResult> = if parallel {
             let (tree, hot) = (&self.tree, &self.hot[..]);
             moves
                 .par_chunks(CHUNK)

@@ -4,13 +4,20 @@
 //! - [`Aabb`]: boxes that are valid by construction (no NaN, no infinities, no
 //!   inverted boxes; bad input is an [`Error`], never a panic).
 //! - [`DynamicTree`]: an arena-backed binary AABB tree with surface-area insertion
-//!   (branch-and-bound sibling search), rotations, removal, in-place refit, a binned SAH
-//!   rebuild, box and ray queries, all-pairs self-traversal, and `validate()`. No
+//!   (branch-and-bound sibling search), rotations, removal, exact or grow-only in-place
+//!   refit, a binned SAH rebuild that lays nodes out depth-first, box and ray queries,
+//!   all pairs from scratch (through an 8-wide `f32x8` snapshot), and `validate()`. No
 //!   recursion anywhere: every traversal uses an explicit heap stack.
 //! - [`Broadphase`]: proxies with user data and fat boxes; moves that stay within the
 //!   fat box cost a containment test; [`Broadphase::update`] queries the tree only for
 //!   proxies that left their fat boxes (in parallel with rayon) and reports the pairs
 //!   that began and ended, in a deterministic order.
+//!
+//!
+//! Which boxes each operation uses (tight = as given, fat = grown by a margin) is
+//! spelled out in the [`Broadphase`] documentation. In short: the tree and the pair set
+//! use fat boxes, [`Broadphase::query`] and [`Broadphase::ray_cast`] report by tight
+//! boxes, and [`DynamicTree::overlapping_pairs`] uses whatever boxes the tree holds.
 //!
 //! ```
 //! use broadphase::{Aabb, Broadphase};

@@ -16,6 +16,9 @@
 //!   depth-first order (a subtree is then contiguous in memory, which is what makes
 //!   queries and the all-pairs traversal cache-friendly). Handles carry a generation,
 //!   so a removed or reused leaf is reported as [`Error::StaleHandle`].
+//! - Moving a leaf: [`DynamicTree::update_in_place`] refits ancestors exactly,
+//!   [`DynamicTree::enlarge`] only grows them (cheapest: no sibling is read), and
+//!   [`DynamicTree::reinsert`] puts the leaf where it now belongs.
 //! - The tree tracks the sum of the surface areas of its internal nodes (the SAH cost
 //!   up to a constant), so callers can detect when in-place updates have degraded it and
 //!   rebuild with [`DynamicTree::rebuild`] (binned SAH, see `build.rs`).
@@ -640,6 +643,48 @@ impl DynamicTree {
                 }
                 stack.push(node.child2);
                 stack.push(node.child1);
+            }
+        }
+    }
+
+    /// Runs `K` box queries at once, interleaving their traversals one node at a time:
+    /// each node's children are prefetched when pushed, and by the time the same query
+    /// is stepped again its next node has usually arrived. A lone query stalls on every
+    /// cache miss of a tree larger than the cache; `K` of them overlap their misses.
+    /// `f(k, payload)` reports a hit of query `k`.
+    pub(crate) fn query_interleaved<const K: usize>(
+        &self,
+        boxes: [&Aabb; K],
+        stacks: &mut [Vec<u32>; K],
+        f: &mut impl FnMut(usize, u32),
+    ) {
+        let mut active = 0;
+        for st in stacks.iter_mut() {
+            st.clear();
+            if self.root != NULL {
+                st.push(self.root);
+                active += 1;
+            }
+        }
+        let mut budget = self.nodes.len() * K;
+        while active > 0 && budget > 0 {
+            for k in 0..K {
+                let Some(n) = stacks[k].pop() else { continue };
+                budget = budget.saturating_sub(1);
+                let node = &self.nodes[n as usize];
+                if node.aabb.overlaps(boxes[k]) {
+                    if node.is_leaf() {
+                        f(k, node.child2);
+                    } else {
+                        prefetch(&self.nodes[node.child1 as usize]);
+                        prefetch(&self.nodes[node.child2 as usize]);
+                        stacks[k].push(node.child2);
+                        stacks[k].push(node.child1);
+                    }
+                }
+                if stacks[k].is_empty() {
+                    active -= 1;
+                }
             }
         }
     }

@@ -184,23 +184,21 @@ impl WideSnapshot {
             items.extend(pushed.drain(..));
         }
         let items: Vec<Work> = items.into_iter().collect();
+        if rayon::current_num_threads() == 1 {
+            // Same items in the same order, without task overhead: identical output.
+            let mut stack = Vec::new();
+            for &item in &items {
+                stack.push(item);
+                self.drain(&mut stack, &mut out);
+            }
+            return out;
+        }
         let parts: Vec<Vec<(u32, u32)>> = items
             .par_iter()
             .with_max_len(1)
             .map(|&item| {
                 let mut part = Vec::new();
-                let mut stack = vec![item];
-                // Each step consumes one work item; items are distinct (node, node) or
-                // (leaf, node) combinations, so nodes^2 bounds the loop.
-                let n = self.nodes.len() as u64 * 8;
-                let mut budget = n * n + 1;
-                while let Some(w) = stack.pop() {
-                    if budget == 0 {
-                        break;
-                    }
-                    budget -= 1;
-                    self.step(w, &mut stack, &mut part);
-                }
+                self.drain(&mut vec![item], &mut part);
                 part
             })
             .collect();
@@ -209,6 +207,21 @@ impl WideSnapshot {
             out.extend_from_slice(&part);
         }
         out
+    }
+
+    /// Runs work items until the stack is empty.
+    fn drain(&self, stack: &mut Vec<Work>, out: &mut Vec<(u32, u32)>) {
+        // Items are distinct (node, node) or (leaf, node) combinations, so (8 nodes)^2
+        // bounds the loop.
+        let n = self.nodes.len() as u64 * 8;
+        let mut budget = n * n + 1;
+        while let Some(w) = stack.pop() {
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            self.step(w, stack, out);
+        }
     }
 
     #[inline(always)]
