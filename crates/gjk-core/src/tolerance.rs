@@ -47,4 +47,4 @@ pub const HULL_RELATIVE_TOLERANCE: f64 = 1e-6;
 /// Hulls with at least this many vertices use hill climbing over vertex adjacency
 /// for their support function; smaller ones scan linearly (see `BENCHMARKS.md`,
 /// "hull support").
-pub const HULL_HILL_CLIMB_MIN_VERTICES: usize = 32;
+pub const HULL_HILL_CLIMB_MIN_VERTICES: usize = 16;

@@ -32,11 +32,11 @@ pub(crate) struct Penetration {
 #[derive(Clone, Copy)]
 struct Face {
     v: [usize; 3],
+    /// `adj[k]`: the face across the edge from `v[k]` to `v[(k + 1) % 3]`.
+    adj: [usize; 3],
     normal: Vec3,
     distance: f32,
     alive: bool,
-    /// The vertex whose insertion removed this face (to undo a failed step).
-    removed_at: Option<usize>,
 }
 
 /// Penetration of the cores, given the GJK simplex that found them overlapping.
@@ -67,9 +67,13 @@ where
         }
         faces.push(f);
     }
+    link_tetrahedron(&mut faces);
 
     let mut status = Status::IterationLimit;
     let mut best = 0;
+    let mut removed: Vec<usize> = Vec::with_capacity(16);
+    let mut horizon: Vec<(usize, usize, usize)> = Vec::with_capacity(16);
+    let mut added: Vec<Face> = Vec::with_capacity(16);
     for _ in 0..EPA_MAX_ITERATIONS {
         best = nearest_face(&faces);
         let face = faces[best];
@@ -83,18 +87,25 @@ where
         if faces.len() + 16 > EPA_MAX_FACES {
             break;
         }
-        let new_index = verts.len();
-        verts.push(p);
-        let horizon = carve_visible(&mut faces, &verts, best, p.w);
-        let mut added = Vec::with_capacity(horizon.len());
+        carve_visible(&mut faces, &verts, best, p.w, &mut removed, &mut horizon);
         // The new polytope contains the old one, so no new face may come closer to
         // the origin than the face being expanded. One that does is a sliver whose
         // normal is rounding noise (it happens near convergence on curved cores,
-        // where the new point barely clears nearly coplanar faces).
+        // where the new point barely clears nearly coplanar faces): keep the last
+        // sound polytope instead.
         let floor = face.distance - (EPA_RELATIVE_GAP * face.distance.abs() + touch);
-        for (a, b) in horizon {
-            match make_face(&verts, [a, b, new_index]) {
-                Some(f) if f.distance >= floor => added.push(f),
+        let new_vertex = verts.len();
+        verts.push(p);
+        added.clear();
+        if !is_one_loop(&horizon) {
+            status = Status::Degenerate;
+        }
+        for &(a, b, outside) in horizon.iter().take_while(|_| status != Status::Degenerate) {
+            match make_face(&verts, [a, b, new_vertex]) {
+                Some(mut f) if f.distance >= floor => {
+                    f.adj[0] = outside;
+                    added.push(f);
+                }
                 _ => {
                     status = Status::Degenerate;
                     break;
@@ -102,15 +113,13 @@ where
             }
         }
         if status == Status::Degenerate {
-            // Keep the answer of the last sound polytope: undo the carving.
-            for f in faces.iter_mut().filter(|f| f.removed_at == Some(new_index)) {
-                f.alive = true;
-                f.removed_at = None;
+            for &f in &removed {
+                faces[f].alive = true;
             }
             verts.pop();
             break;
         }
-        faces.extend(added);
+        stitch(&mut faces, &horizon, &mut added);
     }
     if status != Status::Converged {
         best = nearest_face(&faces);
@@ -263,49 +272,105 @@ fn make_face(verts: &[SupportPoint], v: [usize; 3]) -> Option<Face> {
         v,
         normal,
         distance: normal.dot(a),
+        adj: [usize::MAX; 3],
         alive: true,
-        removed_at: None,
     })
 }
 
 /// Removes the faces that `p` sees, grown from `seed` across shared edges so that
-/// the removed region is connected (a disc on a convex polytope), and returns its
-/// boundary, the horizon, as directed edges in the removed faces' winding. Testing
-/// every face independently instead can remove a disconnected, barely visible face
-/// and leave a horizon that is not one loop, which folds the polytope.
+/// the removed region is connected (a disc on a convex polytope), and collects its
+/// boundary, the horizon, as directed edges `(a, b, face kept across the edge)` in
+/// the removed faces' winding. Testing every face independently instead can remove
+/// a disconnected, barely visible face and leave a horizon that is not one loop,
+/// which folds the polytope. The removed faces are listed so a failed step can be
+/// undone.
 fn carve_visible(
     faces: &mut [Face],
     verts: &[SupportPoint],
     seed: usize,
     p: Vec3,
-) -> Vec<(usize, usize)> {
-    let new_index = verts.len() - 1;
-    let sees = |f: &Face| f.normal.dot(p - verts[f.v[0]].w) > 0.0;
-    let mut horizon = Vec::new();
-    let mut stack = vec![seed];
+    removed: &mut Vec<usize>,
+    horizon: &mut Vec<(usize, usize, usize)>,
+) {
+    removed.clear();
+    horizon.clear();
     faces[seed].alive = false;
-    faces[seed].removed_at = Some(new_index);
-    // Each face is pushed at most once (it is marked removed when pushed), so the
-    // loop runs at most `faces.len()` times.
-    while let Some(fi) = stack.pop() {
+    removed.push(seed);
+    // Each face is pushed at most once (it is marked removed when pushed).
+    let mut next = 0;
+    while next < removed.len() {
+        let fi = removed[next];
+        next += 1;
         for k in 0..3 {
-            let (a, b) = (faces[fi].v[k], faces[fi].v[(k + 1) % 3]);
-            let neighbour = faces.iter().position(|g| {
-                (g.alive || g.removed_at == Some(new_index))
-                    && (0..3).any(|j| g.v[j] == b && g.v[(j + 1) % 3] == a)
-            });
-            match neighbour {
-                Some(ni) if faces[ni].removed_at == Some(new_index) => {}
-                Some(ni) if sees(&faces[ni]) => {
-                    faces[ni].alive = false;
-                    faces[ni].removed_at = Some(new_index);
-                    stack.push(ni);
-                }
-                _ => horizon.push((a, b)),
+            let nb = faces[fi].adj[k];
+            if !faces[nb].alive {
+                continue;
+            }
+            let g = faces[nb];
+            if g.normal.dot(p - verts[g.v[0]].w) > 0.0 {
+                faces[nb].alive = false;
+                removed.push(nb);
+            } else {
+                horizon.push((faces[fi].v[k], faces[fi].v[(k + 1) % 3], nb));
             }
         }
     }
-    horizon
+}
+
+/// Appends the new faces (one per horizon edge, all sharing the new vertex) and
+/// links them: to the kept face across their horizon edge, and to each other
+/// around the new vertex.
+fn stitch(faces: &mut Vec<Face>, horizon: &[(usize, usize, usize)], added: &mut [Face]) {
+    let first = faces.len();
+    for (i, &(a, b, outside)) in horizon.iter().enumerate() {
+        let me = first + i;
+        // The new face on the horizon edge starting at `b` shares edge (b, new).
+        let after = horizon.iter().position(|&(s, _, _)| s == b);
+        // The one ending at `a` shares edge (new, a).
+        let before = horizon.iter().position(|&(_, e, _)| e == a);
+        added[i].adj[1] = first + after.expect("the horizon is one loop");
+        added[i].adj[2] = first + before.expect("the horizon is one loop");
+        let kept = &mut faces[outside];
+        for k in 0..3 {
+            if kept.v[k] == b && kept.v[(k + 1) % 3] == a {
+                kept.adj[k] = me;
+            }
+        }
+    }
+    faces.extend_from_slice(added);
+}
+
+/// Whether the horizon edges chain into one closed loop (each edge's end starts
+/// exactly one edge), which the stitching relies on. Rounding can break it when a
+/// barely visible face is carved; the step is then refused.
+fn is_one_loop(horizon: &[(usize, usize, usize)]) -> bool {
+    let Some(&(start, _, _)) = horizon.first() else {
+        return false;
+    };
+    let mut at = start;
+    for steps in 1..=horizon.len() {
+        let mut next = horizon.iter().filter(|&&(a, _, _)| a == at);
+        match (next.next(), next.next()) {
+            (Some(&(_, b, _)), None) => at = b,
+            _ => return false,
+        }
+        if at == start {
+            return steps == horizon.len();
+        }
+    }
+    false
+}
+
+/// Adjacency of the starting tetrahedron, by matching reversed edges.
+fn link_tetrahedron(faces: &mut [Face]) {
+    for i in 0..faces.len() {
+        for k in 0..3 {
+            let (a, b) = (faces[i].v[k], faces[i].v[(k + 1) % 3]);
+            faces[i].adj[k] = (0..faces.len())
+                .find(|&j| (0..3).any(|m| faces[j].v[m] == b && faces[j].v[(m + 1) % 3] == a))
+                .expect("a closed tetrahedron has a twin for every edge");
+        }
+    }
 }
 
 fn nearest_face(faces: &[Face]) -> usize {

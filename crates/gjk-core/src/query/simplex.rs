@@ -149,6 +149,10 @@ fn segment(p: DVec3, q: DVec3, ids: [usize; 2]) -> Closest {
 fn triangle(p: DVec3, q: DVec3, r: DVec3, ids: [usize; 3]) -> Closest {
     let n = (q - p).cross(r - p);
     let n_len_sq = n.length_squared();
+    // Which edges can hold the answer: with the projection outside, only an edge
+    // whose line has the projection on its outer side (the opposite vertex's weight
+    // is negative). A degenerate triangle has no projection; all edges compete.
+    let mut candidates = [true; 3];
     if n_len_sq > 0.0 && n_len_sq.is_finite() {
         let point = n * (n.dot(p) / n_len_sq);
         let wp = (q - point).cross(r - point).dot(n) / n_len_sq;
@@ -168,19 +172,31 @@ fn triangle(p: DVec3, q: DVec3, r: DVec3, ids: [usize; 3]) -> Closest {
             }
             return c;
         }
+        candidates = [wr < 0.0, wq < 0.0, wp < 0.0];
     }
-    [
-        segment(p, q, [ids[0], ids[1]]),
-        segment(p, r, [ids[0], ids[2]]),
-        segment(q, r, [ids[1], ids[2]]),
-    ]
-    .into_iter()
-    .min_by(|x, y| {
-        x.point
-            .length_squared()
-            .total_cmp(&y.point.length_squared())
-    })
-    .expect("three candidates")
+    let edges = [
+        (p, q, [ids[0], ids[1]]),
+        (p, r, [ids[0], ids[2]]),
+        (q, r, [ids[1], ids[2]]),
+    ];
+    nearest(
+        edges
+            .into_iter()
+            .zip(candidates)
+            .filter(|&(_, c)| c)
+            .map(|((a, b, e), _)| segment(a, b, e)),
+    )
+}
+
+/// The candidate closest to the origin.
+fn nearest(candidates: impl Iterator<Item = Closest>) -> Closest {
+    candidates
+        .min_by(|x, y| {
+            x.point
+                .length_squared()
+                .total_cmp(&y.point.length_squared())
+        })
+        .expect("a point outside a simplex is beyond at least one of its facets")
 }
 
 /// Closest point of tetrahedron `abcd` to the origin: the origin itself when it
@@ -192,6 +208,9 @@ fn tetrahedron(a: DVec3, b: DVec3, c: DVec3, d: DVec3) -> Closest {
     // explode), so below a volume relative to its edge lengths only faces count.
     let volume6 = (b - a).dot((c - a).cross(d - a));
     let edge_scale = (b - a).length() * (c - a).length() * (d - a).length();
+    // Faces that can hold the answer: those the origin lies beyond, opposite a
+    // vertex with a negative weight. A flat tetrahedron: all four compete.
+    let mut candidates = [true; 4];
     if volume6.abs() > FLAT_TETRAHEDRON * edge_scale {
         let wa = b.dot(c.cross(d)) / volume6;
         let wb = a.dot(d.cross(c)) / volume6;
@@ -204,20 +223,21 @@ fn tetrahedron(a: DVec3, b: DVec3, c: DVec3, d: DVec3) -> Closest {
                 keep: [true; 4],
             };
         }
+        candidates = [wd < 0.0, wb < 0.0, wc < 0.0, wa < 0.0];
     }
-    [
-        triangle(a, b, c, [0, 1, 2]),
-        triangle(a, c, d, [0, 2, 3]),
-        triangle(a, d, b, [0, 3, 1]),
-        triangle(b, d, c, [1, 3, 2]),
-    ]
-    .into_iter()
-    .min_by(|x, y| {
-        x.point
-            .length_squared()
-            .total_cmp(&y.point.length_squared())
-    })
-    .expect("four candidates")
+    let faces = [
+        (a, b, c, [0, 1, 2]),
+        (a, c, d, [0, 2, 3]),
+        (a, d, b, [0, 3, 1]),
+        (b, d, c, [1, 3, 2]),
+    ];
+    nearest(
+        faces
+            .into_iter()
+            .zip(candidates)
+            .filter(|&(_, c)| c)
+            .map(|((p, q, r, ids), _)| triangle(p, q, r, ids)),
+    )
 }
 
 /// A tetrahedron whose volume (times six) is below this fraction of the product of
