@@ -379,7 +379,7 @@ pub fn intersects_batch<S: Borrow<Shape> + Sync>(
 /// Empty input gives empty output; slices of different lengths give
 /// [`BatchError::LengthMismatch`]. A pair whose relative pose overflows f32 (the
 /// validated inputs rule out anything else non-finite) reports
-/// `Status::Degenerate` with a NaN distance.
+/// `Status::InvalidInput` with a NaN distance.
 pub fn distance_batch<S: Borrow<Shape> + Sync>(
     shapes_a: &[S],
     poses_a: &[Pose],

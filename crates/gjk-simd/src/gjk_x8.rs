@@ -39,13 +39,13 @@ pub enum LaneStatus {
 }
 
 impl LaneStatus {
-    /// The scalar status, mapping `InvalidInput` to `Degenerate` (`gjk-core`'s
-    /// status for non-finite intermediates).
+    /// The scalar status (one to one).
     pub fn to_core(self) -> gjk_core::Status {
         match self {
             LaneStatus::Converged => gjk_core::Status::Converged,
             LaneStatus::IterationLimit => gjk_core::Status::IterationLimit,
-            LaneStatus::Degenerate | LaneStatus::InvalidInput => gjk_core::Status::Degenerate,
+            LaneStatus::Degenerate => gjk_core::Status::Degenerate,
+            LaneStatus::InvalidInput => gjk_core::Status::InvalidInput,
         }
     }
 }
@@ -56,6 +56,7 @@ impl From<gjk_core::Status> for LaneStatus {
             gjk_core::Status::Converged => LaneStatus::Converged,
             gjk_core::Status::IterationLimit => LaneStatus::IterationLimit,
             gjk_core::Status::Degenerate => LaneStatus::Degenerate,
+            gjk_core::Status::InvalidInput => LaneStatus::InvalidInput,
         }
     }
 }
