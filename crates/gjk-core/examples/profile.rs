@@ -15,7 +15,7 @@ fn main() {
     let pairs = standard_pairs(kind, 4096, 42);
     let query = args.get(2).map(String::as_str).unwrap_or("distance");
     let mut acc = 0.0f32;
-    for _ in 0..4 {
+    for _ in 0..100 {
         for p in &pairs {
             acc += match query {
                 "intersects" => {

@@ -86,15 +86,16 @@ impl Simplex {
             3 => triangle(w[0], w[1], w[2], [0, 1, 2]),
             _ => tetrahedron(w[0], w[1], w[2], w[3]),
         };
-        let mut next = Simplex::default();
+        // Compact in place: a kept vertex only ever moves to a lower slot.
+        let mut kept = 0;
         for i in 0..self.len {
             if c.keep[i] {
-                next.points[next.len] = self.points[i];
-                next.weights[next.len] = c.weights[i];
-                next.len += 1;
+                self.points[kept] = self.points[i];
+                self.weights[kept] = c.weights[i];
+                kept += 1;
             }
         }
-        *self = next;
+        self.len = kept;
         c.point
     }
 
