@@ -94,21 +94,27 @@ impl WideSnapshot {
     /// Collapses `tree` in linear time. Each wide node opens, among its pending binary
     /// descendants, the tallest one (ties: the larger box) until it holds eight: a
     /// subtree of height three or less is absorbed whole, so nodes come out nearly
-    /// full. Nodes are processed in the order they are numbered (breadth first), so
-    /// each is written once, by a push, and siblings sit next to each other.
+    /// full. Nodes are built and numbered in depth-first preorder, so each is written
+    /// once (plus its index into its parent) and every subtree is contiguous.
     pub(crate) fn new(tree: &DynamicTree) -> Self {
         let mut nodes: Vec<WideNode> = Vec::with_capacity(tree.len() / 3 + 1);
         if tree.root == NULL {
             return Self { nodes };
         }
-        // `queue[k]` is the binary node that wide node `k` collapses.
-        let mut queue: Vec<u32> = Vec::with_capacity(tree.len() / 3 + 1);
-        queue.push(tree.root);
-        let mut head = 0;
-        // Every binary node enters the queue at most once.
-        while head < queue.len() && head <= tree.nodes.len() {
-            let b = queue[head];
-            head += 1;
+        // Depth-first: (binary node, parent wide node, slot in the parent). A node gets
+        // its index when it is built, so nodes are pushed once, in preorder, and the
+        // binary arena (itself in preorder) is read almost sequentially.
+        let mut stack: Vec<(u32, u32, u32)> = vec![(tree.root, NULL, 0)];
+        let mut budget = tree.nodes.len() + 1;
+        while let Some((b, parent, slot)) = stack.pop() {
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            let me = nodes.len() as u32;
+            if parent != NULL {
+                nodes[parent as usize].child[slot as usize] = me;
+            }
             let bn = tree.nodes[b as usize];
             let mut slots = [NULL; 8];
             // (height, area) of each slot; leaves get height 0 and are never opened.
@@ -157,12 +163,15 @@ impl WideSnapshot {
                 if sn.is_leaf() {
                     node.child[k] = sn.child2;
                     node.leaf_mask |= 1 << k;
-                } else {
-                    node.child[k] = queue.len() as u32;
-                    queue.push(s);
                 }
             }
             nodes.push(node);
+            // Reverse order so the first internal child is built next.
+            for k in (0..n).rev() {
+                if node.leaf_mask & (1 << k) == 0 {
+                    stack.push((slots[k], me, k as u32));
+                }
+            }
         }
         Self { nodes }
     }
