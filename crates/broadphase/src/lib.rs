@@ -49,6 +49,9 @@
 //! assert!(bp.remove(a).is_err());
 //! ```
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 mod aabb;
 mod broadphase;
 mod build;

@@ -52,22 +52,6 @@ impl Node {
     }
 }
 
-const PREFETCH: bool = true;
-
-/// Hints the CPU to start loading `node`'s cache line.
-#[inline(always)]
-pub(crate) fn prefetch(node: &Node) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        // SAFETY: `_mm_prefetch` only requires SSE, which every x86-64 CPU has; a
-        // prefetch is a hint that never faults, and the pointer comes from a reference.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>((node as *const Node).cast::<i8>()) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = node;
-}
-
 /// A generational handle to a leaf of a [`DynamicTree`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct LeafId {
@@ -636,22 +620,16 @@ impl DynamicTree {
             if node.is_leaf() {
                 f(node.child2);
             } else {
-                // `child1` is the next node in memory (depth-first layout) but `child2`
-                // may be far: start loading it while `child1`'s subtree is searched.
-                if PREFETCH {
-                    prefetch(&self.nodes[node.child2 as usize]);
-                }
                 stack.push(node.child2);
                 stack.push(node.child1);
             }
         }
     }
 
-    /// Runs `K` box queries at once, interleaving their traversals one node at a time:
-    /// each node's children are prefetched when pushed, and by the time the same query
-    /// is stepped again its next node has usually arrived. A lone query stalls on every
-    /// cache miss of a tree larger than the cache; `K` of them overlap their misses.
-    /// `f(k, payload)` reports a hit of query `k`.
+    /// Runs `K` box queries at once, interleaving their traversals one node at a time.
+    /// A lone query stalls on every cache miss of a tree larger than the cache, because
+    /// each node load depends on the previous one; the loads of `K` independent queries
+    /// can be in flight together. `f(k, payload)` reports a hit of query `k`.
     pub(crate) fn query_interleaved<const K: usize>(
         &self,
         boxes: [&Aabb; K],
@@ -676,8 +654,6 @@ impl DynamicTree {
                     if node.is_leaf() {
                         f(k, node.child2);
                     } else {
-                        prefetch(&self.nodes[node.child1 as usize]);
-                        prefetch(&self.nodes[node.child2 as usize]);
                         stacks[k].push(node.child2);
                         stacks[k].push(node.child1);
                     }
