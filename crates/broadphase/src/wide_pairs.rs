@@ -27,6 +27,9 @@ use crate::tree::{DynamicTree, NULL};
 /// output order does not depend on the thread count).
 const PARALLEL_ITEMS: usize = 256;
 
+/// Snapshots with fewer wide nodes (about 5k leaves) are traversed as one work item.
+const SPLIT_MIN_NODES: usize = 1024;
+
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(32))]
 struct WideNode {
@@ -185,7 +188,14 @@ impl WideSnapshot {
         }
         let mut items = std::collections::VecDeque::from([Work::Inner(0)]);
         let mut pushed = Vec::new();
-        let mut budget = PARALLEL_ITEMS * 4;
+        // Small trees are not split at all: the split costs more than it can save. The
+        // rule depends only on the tree, so the output order still does not depend on
+        // the thread count.
+        let mut budget = if self.nodes.len() < SPLIT_MIN_NODES {
+            0
+        } else {
+            PARALLEL_ITEMS * 4
+        };
         while items.len() < PARALLEL_ITEMS && budget > 0 {
             budget -= 1;
             let Some(item) = items.pop_front() else { break };
