@@ -201,3 +201,33 @@ fn empty_and_tiny_trees() {
     tree.validate().unwrap();
     assert!(tree.is_empty());
 }
+
+#[test]
+fn all_pairs_order_does_not_depend_on_thread_count() {
+    // Large enough for the parallel split into work items.
+    let mut rng = rng(11);
+    let n = 60_000;
+    let side = (4.0 * n as f32).cbrt();
+    let boxes: Vec<Aabb> = (0..n).map(|_| random_box(&mut rng, side, 1.0)).collect();
+    let (tree, _) = DynamicTree::from_aabbs(&boxes);
+    let runs: Vec<Vec<(u32, u32)>> = [1, 2, 3]
+        .iter()
+        .map(|&t| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build()
+                .unwrap();
+            pool.install(|| tree.overlapping_pairs())
+        })
+        .collect();
+    assert!(
+        runs[0] == runs[1] && runs[1] == runs[2],
+        "seed 11: order depends on threads"
+    );
+    let mut serial = Vec::new();
+    tree.for_each_overlapping_pair(|a, b| serial.push((a, b)));
+    serial.sort_unstable();
+    let mut wide = runs[0].clone();
+    wide.sort_unstable();
+    assert_eq!(wide, serial, "seed 11: wide and binary traversals disagree");
+}
