@@ -14,16 +14,19 @@ pub struct Aabb {
 
 impl Aabb {
     /// Whether the two boxes overlap (touching counts).
+    #[inline]
     pub fn intersects(&self, other: &Aabb) -> bool {
         self.min.cmple(other.max).all() && other.min.cmple(self.max).all()
     }
 
     /// Whether `p` lies inside or on the box.
+    #[inline]
     pub fn contains_point(&self, p: Vec3) -> bool {
         self.min.cmple(p).all() && p.cmple(self.max).all()
     }
 
     /// Half the diagonal.
+    #[inline]
     pub fn half_extents(&self) -> Vec3 {
         (self.max - self.min) * 0.5
     }

@@ -30,6 +30,8 @@
 //! # Ok::<(), gjk_core::ShapeError>(())
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod aabb;
 pub mod error;
 pub mod pose;

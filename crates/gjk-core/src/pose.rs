@@ -29,6 +29,7 @@ impl Pose {
 
     /// A validated pose. The rotation need not be unit length (it is normalized) but
     /// must be finite and non-zero; the translation must be finite.
+    #[inline]
     pub fn new(rotation: Quat, translation: Vec3) -> Result<Self, PoseError> {
         if !rotation.is_finite() {
             return Err(PoseError::NotFinite { field: "rotation" });
@@ -54,21 +55,25 @@ impl Pose {
     }
 
     /// The unit rotation.
+    #[inline]
     pub fn rotation(&self) -> Quat {
         self.rotation
     }
 
     /// The translation.
+    #[inline]
     pub fn translation(&self) -> Vec3 {
         self.translation
     }
 
     /// The rotation as a matrix (faster to apply many times).
+    #[inline]
     pub fn rotation_matrix(&self) -> Mat3 {
         Mat3::from_quat(self.rotation)
     }
 
     /// The inverse motion: `self.inverse() * self` is the identity.
+    #[inline]
     pub fn inverse(&self) -> Pose {
         let inv = self.rotation.conjugate();
         Pose {
@@ -78,6 +83,7 @@ impl Pose {
     }
 
     /// `self * other`: apply `other`, then `self`.
+    #[inline]
     pub fn compose(&self, other: &Pose) -> Pose {
         Pose {
             rotation: (self.rotation * other.rotation).normalize(),
@@ -90,6 +96,7 @@ impl Pose {
     /// Every query runs in A's frame with this relative pose of B: the subtraction of
     /// the two translations happens once, before any rotation, so the result does not
     /// degrade with the distance of the pair from the world origin.
+    #[inline]
     pub fn relative(&self, other: &Pose) -> Pose {
         let inv = self.rotation.conjugate();
         Pose {
@@ -99,21 +106,25 @@ impl Pose {
     }
 
     /// Maps a point from this pose's local frame to the parent frame.
+    #[inline]
     pub fn transform_point(&self, p: Vec3) -> Vec3 {
         self.rotation * p + self.translation
     }
 
     /// Rotates a direction from this pose's local frame to the parent frame.
+    #[inline]
     pub fn transform_vector(&self, v: Vec3) -> Vec3 {
         self.rotation * v
     }
 
     /// Maps a parent-frame point into this pose's local frame.
+    #[inline]
     pub fn inverse_transform_point(&self, p: Vec3) -> Vec3 {
         self.rotation.conjugate() * (p - self.translation)
     }
 
     /// Rotates a parent-frame direction into this pose's local frame.
+    #[inline]
     pub fn inverse_transform_vector(&self, v: Vec3) -> Vec3 {
         self.rotation.conjugate() * v
     }
@@ -121,6 +132,7 @@ impl Pose {
 
 impl std::ops::Mul for Pose {
     type Output = Pose;
+    #[inline]
     fn mul(self, rhs: Pose) -> Pose {
         self.compose(&rhs)
     }

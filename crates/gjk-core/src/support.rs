@@ -19,12 +19,14 @@ pub trait SupportMap {
     fn support_core(&self, dir: Vec3) -> Vec3;
 
     /// Radius of the ball the core is dilated by (0 for sharp shapes).
+    #[inline]
     fn margin(&self) -> f32 {
         0.0
     }
 
     /// [`support_core`](Self::support_core) with a warm-start vertex for shapes that
     /// search (large convex hulls); `hint` is read and updated. Others ignore it.
+    #[inline]
     fn support_core_hinted(&self, dir: Vec3, hint: &mut u32) -> Vec3 {
         let _ = hint;
         self.support_core(dir)
@@ -35,6 +37,7 @@ pub trait SupportMap {
     fn bounding_radius(&self) -> f32;
 
     /// The point of the whole shape (core plus margin) farthest along `dir`.
+    #[inline]
     fn support(&self, dir: Vec3) -> Vec3 {
         self.support_core(dir) + dir.normalize_or_zero() * self.margin()
     }

@@ -32,6 +32,7 @@ pub(crate) struct Minkowski<'s, A: ?Sized, B: ?Sized> {
 }
 
 impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Minkowski<'s, A, B> {
+    #[inline]
     pub fn new(a: &'s A, pose_a: &Pose, b: &'s B, pose_b: &Pose) -> Self {
         let rel = pose_a.relative(pose_b);
         let b_to_a = rel.rotation_matrix();
@@ -47,6 +48,7 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Minkowski<'s, A, B> {
     }
 
     /// The point of `core(A) - core(B)` farthest along `dir`.
+    #[inline]
     pub fn support(&mut self, dir: Vec3) -> SupportPoint {
         let a = self.a.support_core_hinted(dir, &mut self.hint_a);
         let b_local = self
@@ -57,11 +59,13 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Minkowski<'s, A, B> {
     }
 
     /// Sum of the two margins: the cores' distance minus this is the shapes'.
+    #[inline]
     pub fn margins(&self) -> (f32, f32) {
         (self.a.margin(), self.b.margin())
     }
 
     /// The length scale tolerances are relative to.
+    #[inline]
     pub fn scale(&self) -> f32 {
         self.a.bounding_radius() + self.b.bounding_radius()
     }

@@ -15,6 +15,7 @@ pub struct Capsule {
 
 impl Capsule {
     /// A capsule; `half_height >= 0` and `radius > 0`, both finite.
+    #[inline]
     pub fn new(half_height: f32, radius: f32) -> Result<Self, ShapeError> {
         Ok(Self {
             half_height: non_negative("Capsule", "half_height", half_height)?,
@@ -23,17 +24,20 @@ impl Capsule {
     }
 
     /// Half the length of the core segment.
+    #[inline]
     pub fn half_height(&self) -> f32 {
         self.half_height
     }
 
     /// The radius.
+    #[inline]
     pub fn radius(&self) -> f32 {
         self.radius
     }
 }
 
 impl SupportMap for Capsule {
+    #[inline]
     fn support_core(&self, dir: Vec3) -> Vec3 {
         Vec3::new(
             0.0,
@@ -46,10 +50,12 @@ impl SupportMap for Capsule {
         )
     }
 
+    #[inline]
     fn margin(&self) -> f32 {
         self.radius
     }
 
+    #[inline]
     fn bounding_radius(&self) -> f32 {
         self.half_height + self.radius
     }

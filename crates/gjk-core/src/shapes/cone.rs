@@ -16,6 +16,7 @@ pub struct Cone {
 
 impl Cone {
     /// A cone; both sizes finite and positive.
+    #[inline]
     pub fn new(half_height: f32, radius: f32) -> Result<Self, ShapeError> {
         Ok(Self {
             half_height: positive("Cone", "half_height", half_height)?,
@@ -24,17 +25,20 @@ impl Cone {
     }
 
     /// Half the height.
+    #[inline]
     pub fn half_height(&self) -> f32 {
         self.half_height
     }
 
     /// The base radius.
+    #[inline]
     pub fn radius(&self) -> f32 {
         self.radius
     }
 }
 
 impl SupportMap for Cone {
+    #[inline]
     fn support_core(&self, dir: Vec3) -> Vec3 {
         // A cone is the hull of its apex and its base rim: the support is whichever
         // of the two candidates reaches farther along `dir`.
@@ -48,6 +52,7 @@ impl SupportMap for Cone {
         }
     }
 
+    #[inline]
     fn bounding_radius(&self) -> f32 {
         (self.half_height * self.half_height + self.radius * self.radius).sqrt()
     }

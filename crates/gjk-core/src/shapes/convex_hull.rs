@@ -57,22 +57,26 @@ impl ConvexHull {
     }
 
     /// The hull's vertices.
+    #[inline]
     pub fn vertices(&self) -> &[Vec3] {
         &self.vertices
     }
 
     /// The hull's triangles as vertex indices, counter-clockwise from outside.
+    #[inline]
     pub fn faces(&self) -> &[[u32; 3]] {
         &self.faces
     }
 
     /// The vertices joined to vertex `i` by a hull edge.
+    #[inline]
     pub fn neighbours(&self, i: usize) -> &[u32] {
         &self.neighbours[self.neighbour_start[i] as usize..self.neighbour_start[i + 1] as usize]
     }
 
     /// Index of a vertex farthest along `dir`, scanning every vertex. Ties go to the
     /// lowest index.
+    #[inline]
     pub fn support_index_scan(&self, dir: Vec3) -> usize {
         let mut best = 0;
         let mut best_dot = self.vertices[0].dot(dir);
@@ -91,6 +95,7 @@ impl ConvexHull {
     /// beats is a global maximum of the linear function (the simplex method's
     /// optimality argument), so this is exact; each step strictly increases the dot
     /// product, so it cannot cycle, and it is capped at one step per vertex anyway.
+    #[inline]
     pub fn support_index_climb(&self, dir: Vec3, start: usize) -> usize {
         let mut best = start.min(self.vertices.len() - 1);
         let mut best_dot = self.vertices[best].dot(dir);
@@ -113,11 +118,13 @@ impl ConvexHull {
 }
 
 impl SupportMap for ConvexHull {
+    #[inline]
     fn support_core(&self, dir: Vec3) -> Vec3 {
         let mut hint = 0;
         self.support_core_hinted(dir, &mut hint)
     }
 
+    #[inline]
     fn support_core_hinted(&self, dir: Vec3, hint: &mut u32) -> Vec3 {
         let i = if self.vertices.len() < HULL_HILL_CLIMB_MIN_VERTICES {
             self.support_index_scan(dir)
@@ -128,6 +135,7 @@ impl SupportMap for ConvexHull {
         self.vertices[i]
     }
 
+    #[inline]
     fn bounding_radius(&self) -> f32 {
         self.bounding_radius
     }

@@ -13,6 +13,7 @@ pub struct Cuboid {
 
 impl Cuboid {
     /// A box; every half-extent must be finite and positive.
+    #[inline]
     pub fn new(half_extents: Vec3) -> Result<Self, ShapeError> {
         positive("Cuboid", "half_extents.x", half_extents.x)?;
         positive("Cuboid", "half_extents.y", half_extents.y)?;
@@ -21,6 +22,7 @@ impl Cuboid {
     }
 
     /// The half-extents.
+    #[inline]
     pub fn half_extents(&self) -> Vec3 {
         self.half_extents
     }
@@ -29,15 +31,18 @@ impl Cuboid {
 /// `+1` for non-negative components, `-1` for negative ones. A zero component picks
 /// the positive face: any point of the face is a valid support point, and a fixed
 /// choice keeps results deterministic.
+#[inline]
 pub(crate) fn sign_non_negative(v: Vec3) -> Vec3 {
     Vec3::select(v.cmplt(Vec3::ZERO), Vec3::NEG_ONE, Vec3::ONE)
 }
 
 impl SupportMap for Cuboid {
+    #[inline]
     fn support_core(&self, dir: Vec3) -> Vec3 {
         self.half_extents * sign_non_negative(dir)
     }
 
+    #[inline]
     fn bounding_radius(&self) -> f32 {
         self.half_extents.length()
     }

@@ -15,6 +15,7 @@ pub struct Cylinder {
 
 impl Cylinder {
     /// A cylinder; both sizes finite and positive.
+    #[inline]
     pub fn new(half_height: f32, radius: f32) -> Result<Self, ShapeError> {
         Ok(Self {
             half_height: positive("Cylinder", "half_height", half_height)?,
@@ -23,11 +24,13 @@ impl Cylinder {
     }
 
     /// Half the height.
+    #[inline]
     pub fn half_height(&self) -> f32 {
         self.half_height
     }
 
     /// The radius.
+    #[inline]
     pub fn radius(&self) -> f32 {
         self.radius
     }
@@ -36,6 +39,7 @@ impl Cylinder {
 /// The point of a disc of radius `radius` in the XZ plane farthest along `dir`:
 /// on the rim in the direction of `dir`'s XZ part, or the centre when `dir` is
 /// parallel to Y (every point of the disc is then a support point).
+#[inline]
 pub(crate) fn disc_support(dir: Vec3, radius: f32) -> Vec3 {
     let xz_len = (dir.x * dir.x + dir.z * dir.z).sqrt();
     if xz_len > 0.0 {
@@ -47,6 +51,7 @@ pub(crate) fn disc_support(dir: Vec3, radius: f32) -> Vec3 {
 }
 
 impl SupportMap for Cylinder {
+    #[inline]
     fn support_core(&self, dir: Vec3) -> Vec3 {
         let mut p = disc_support(dir, self.radius);
         p.y = if dir.y < 0.0 {
@@ -57,6 +62,7 @@ impl SupportMap for Cylinder {
         p
     }
 
+    #[inline]
     fn bounding_radius(&self) -> f32 {
         (self.half_height * self.half_height + self.radius * self.radius).sqrt()
     }

@@ -29,6 +29,7 @@ struct Face {
 }
 
 impl Face {
+    #[inline]
     fn new(points: &[DVec3], v: [usize; 3], fallback_normal: DVec3) -> Self {
         let [a, b, c] = v.map(|i| points[i]);
         let n = (b - a).cross(c - a);

@@ -16,6 +16,7 @@ pub struct Rounded<S> {
 
 impl<S: SupportMap> Rounded<S> {
     /// Dilates `inner` by `radius` (finite, positive).
+    #[inline]
     pub fn new(inner: S, radius: f32) -> Result<Self, ShapeError> {
         Ok(Self {
             inner,
@@ -29,24 +30,29 @@ impl<S: SupportMap> Rounded<S> {
     }
 
     /// The dilation radius (not counting the inner shape's own margin).
+    #[inline]
     pub fn radius(&self) -> f32 {
         self.radius
     }
 }
 
 impl<S: SupportMap> SupportMap for Rounded<S> {
+    #[inline]
     fn support_core(&self, dir: Vec3) -> Vec3 {
         self.inner.support_core(dir)
     }
 
+    #[inline]
     fn support_core_hinted(&self, dir: Vec3, hint: &mut u32) -> Vec3 {
         self.inner.support_core_hinted(dir, hint)
     }
 
+    #[inline]
     fn margin(&self) -> f32 {
         self.inner.margin() + self.radius
     }
 
+    #[inline]
     fn bounding_radius(&self) -> f32 {
         self.inner.bounding_radius() + self.radius
     }

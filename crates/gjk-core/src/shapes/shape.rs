@@ -48,6 +48,7 @@ pub enum ShapeKind {
 
 impl Shape {
     /// The shape's kind.
+    #[inline]
     pub fn kind(&self) -> ShapeKind {
         match self {
             Shape::Sphere(_) => ShapeKind::Sphere,
@@ -76,36 +77,44 @@ macro_rules! dispatch {
 }
 
 impl SupportMap for Shape {
+    #[inline]
     fn support_core(&self, dir: Vec3) -> Vec3 {
         dispatch!(self, s => s.support_core(dir))
     }
 
+    #[inline]
     fn margin(&self) -> f32 {
         dispatch!(self, s => s.margin())
     }
 
+    #[inline]
     fn support_core_hinted(&self, dir: Vec3, hint: &mut u32) -> Vec3 {
         dispatch!(self, s => s.support_core_hinted(dir, hint))
     }
 
+    #[inline]
     fn bounding_radius(&self) -> f32 {
         dispatch!(self, s => s.bounding_radius())
     }
 }
 
 impl<S: SupportMap + ?Sized> SupportMap for Arc<S> {
+    #[inline]
     fn support_core(&self, dir: Vec3) -> Vec3 {
         (**self).support_core(dir)
     }
 
+    #[inline]
     fn margin(&self) -> f32 {
         (**self).margin()
     }
 
+    #[inline]
     fn support_core_hinted(&self, dir: Vec3, hint: &mut u32) -> Vec3 {
         (**self).support_core_hinted(dir, hint)
     }
 
+    #[inline]
     fn bounding_radius(&self) -> f32 {
         (**self).bounding_radius()
     }

@@ -14,6 +14,7 @@ pub struct Sphere {
 
 impl Sphere {
     /// A ball; the radius must be finite and positive.
+    #[inline]
     pub fn new(radius: f32) -> Result<Self, ShapeError> {
         Ok(Self {
             radius: positive("Sphere", "radius", radius)?,
@@ -21,20 +22,24 @@ impl Sphere {
     }
 
     /// The radius.
+    #[inline]
     pub fn radius(&self) -> f32 {
         self.radius
     }
 }
 
 impl SupportMap for Sphere {
+    #[inline]
     fn support_core(&self, _dir: Vec3) -> Vec3 {
         Vec3::ZERO
     }
 
+    #[inline]
     fn margin(&self) -> f32 {
         self.radius
     }
 
+    #[inline]
     fn bounding_radius(&self) -> f32 {
         self.radius
     }
