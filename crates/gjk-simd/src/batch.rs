@@ -11,14 +11,15 @@
 
 use std::borrow::Borrow;
 use std::fmt;
+use std::mem::MaybeUninit;
+use std::sync::Arc;
 
-use gjk_core::{Distance, Intersection, Pose, Shape, ShapeKind, Status};
-use glam::Vec3;
+use gjk_core::{Distance, Intersection, Pose, Shape};
 use rayon::prelude::*;
 use wide::f32x8;
 
 use crate::gjk_x8::{distance_x8, intersects_x8};
-use crate::math::{Mask8, PoseX8};
+use crate::math::{Mask8, PoseX8, QuatX8, Vec3x8};
 use crate::shapes::{
     CapsuleX8, ConeX8, CuboidX8, CylinderX8, HullX8, LaneShape, RoundedX8, SphereX8, SupportMapX8,
 };
@@ -84,8 +85,16 @@ impl Default for Parallelism {
 /// Number of shape kinds a kernel is monomorphized for (`Rounded` is not one).
 const KINDS: usize = 6;
 
+/// Buckets with hulls are sorted further into this many hash bins of the hulls'
+/// addresses, so that batches mostly hold one hull pair.
+const HULL_BINS: usize = 256;
+
+/// The kernel index of convex hulls.
+const HULL: usize = 5;
+
 /// The kind a shape runs as and its extra rounding radius: `Rounded` wrappers are
 /// peeled off and their radii summed into a margin.
+#[inline(always)]
 fn peel(shape: &Shape) -> (&Shape, f32) {
     let mut s = shape;
     let mut radius = 0.0;
@@ -96,31 +105,41 @@ fn peel(shape: &Shape) -> (&Shape, f32) {
     (s, radius)
 }
 
+/// The kernel index of a shape's kind, `Rounded` layers peeled.
+#[inline(always)]
 fn kind_index(shape: &Shape) -> usize {
-    match shape.kind() {
-        ShapeKind::Sphere => 0,
-        ShapeKind::Cuboid => 1,
-        ShapeKind::Capsule => 2,
-        ShapeKind::Cylinder => 3,
-        ShapeKind::Cone => 4,
-        ShapeKind::ConvexHull => 5,
-        // `peel` removes every Rounded layer first.
-        ShapeKind::Rounded => unreachable!("Rounded is peeled before bucketing"),
+    match shape {
+        Shape::Sphere(_) => 0,
+        Shape::Cuboid(_) => 1,
+        Shape::Capsule(_) => 2,
+        Shape::Cylinder(_) => 3,
+        Shape::Cone(_) => 4,
+        Shape::ConvexHull(_) => 5,
+        Shape::Rounded(_) => kind_index(peel(shape).0),
+    }
+}
+
+/// The address of a (peeled) hull, or 0 for other kinds: identifies a hull within
+/// one driver call, whose shapes are borrowed for the whole call.
+#[inline(always)]
+fn hull_address(shape: &Shape) -> usize {
+    match peel(shape).0 {
+        Shape::ConvexHull(h) => Arc::as_ptr(h) as usize,
+        _ => 0,
     }
 }
 
 /// One query the driver can run: the wide kernel call and the scalar result type.
 trait Query: Sync {
     type Out: Copy + Send + Sync;
-    /// Placeholder for output slots before the kernels fill them.
-    const EMPTY: Self::Out;
+    /// Runs the kernel on lanes `0..lanes` and hands lane `i`'s result to `put(i, _)`.
     fn run<A: SupportMapX8, B: SupportMapX8>(
         a: &A,
         pose_a: &PoseX8,
         b: &B,
         pose_b: &PoseX8,
         lanes: usize,
-        out: &mut [Self::Out],
+        put: impl FnMut(usize, Self::Out),
     );
 }
 
@@ -128,11 +147,6 @@ struct IntersectsQuery;
 
 impl Query for IntersectsQuery {
     type Out = Intersection;
-    const EMPTY: Intersection = Intersection {
-        intersecting: false,
-        iterations: 0,
-        status: Status::Degenerate,
-    };
     #[inline(always)]
     fn run<A: SupportMapX8, B: SupportMapX8>(
         a: &A,
@@ -140,11 +154,11 @@ impl Query for IntersectsQuery {
         b: &B,
         pose_b: &PoseX8,
         lanes: usize,
-        out: &mut [Intersection],
+        mut put: impl FnMut(usize, Intersection),
     ) {
         let r = intersects_x8(a, pose_a, b, pose_b, Mask8::first(lanes));
-        for (i, o) in out.iter_mut().enumerate().take(lanes) {
-            *o = r.lane(i);
+        for i in 0..lanes {
+            put(i, r.lane(i));
         }
     }
 }
@@ -153,14 +167,6 @@ struct DistanceQuery;
 
 impl Query for DistanceQuery {
     type Out = Distance;
-    const EMPTY: Distance = Distance {
-        distance: f32::NAN,
-        point_a: Vec3::NAN,
-        point_b: Vec3::NAN,
-        normal: Vec3::ZERO,
-        iterations: 0,
-        status: Status::Degenerate,
-    };
     #[inline(always)]
     fn run<A: SupportMapX8, B: SupportMapX8>(
         a: &A,
@@ -168,16 +174,40 @@ impl Query for DistanceQuery {
         b: &B,
         pose_b: &PoseX8,
         lanes: usize,
-        out: &mut [Distance],
+        mut put: impl FnMut(usize, Distance),
     ) {
         let r = distance_x8(a, pose_a, b, pose_b, Mask8::first(lanes));
-        for (i, o) in out.iter_mut().enumerate().take(lanes) {
-            *o = r.lane(i);
+        for i in 0..lanes {
+            put(i, r.lane(i));
         }
     }
 }
 
-/// The pairs of one kind pair, in bucket order.
+/// The output vector's slots, written once each, possibly from several threads.
+struct OutSlots<T> {
+    ptr: *mut MaybeUninit<T>,
+    len: usize,
+}
+
+// SAFETY: `OutSlots` hands out writes to disjoint slots only (see `write`); `T` is
+// `Send`, so moving values into slots from other threads is sound.
+unsafe impl<T: Send> Sync for OutSlots<T> {}
+unsafe impl<T: Send> Send for OutSlots<T> {}
+
+impl<T> OutSlots<T> {
+    /// # Safety
+    /// Slot `i` must not be written concurrently with any other access to it; the
+    /// driver writes each slot exactly once (its indices form a permutation, split
+    /// into disjoint ranges between tasks).
+    #[inline(always)]
+    unsafe fn write(&self, i: usize, value: T) {
+        assert!(i < self.len);
+        // SAFETY: in bounds (checked above) and exclusive by the caller's contract.
+        unsafe { (*self.ptr.add(i)).write(value) };
+    }
+}
+
+/// The pairs of one call.
 struct Inputs<'s, S> {
     shapes_a: &'s [S],
     poses_a: &'s [Pose],
@@ -185,9 +215,44 @@ struct Inputs<'s, S> {
     poses_b: &'s [Pose],
 }
 
-/// Packs the (at most eight) pairs `idx` into wide shapes of kinds `SA`, `SB` and
-/// runs query `Q` on them.
-fn run_batch<SA, SB, Q, S>(inputs: &Inputs<'_, S>, idx: &[u32], out: &mut [Q::Out])
+/// Eight poses in SoA form: lane `k` from `poses[idx[k]]`, lanes past `idx.len()`
+/// repeating the first (they are not queried). One 8x8 transpose instead of 56
+/// scalar lane stores.
+#[inline(always)]
+fn pose_x8(poses: &[Pose], idx: &[u32]) -> PoseX8 {
+    let rows: [f32x8; 8] = std::array::from_fn(|k| {
+        let p = &poses[*idx.get(k).unwrap_or(&idx[0]) as usize];
+        let (q, t) = (p.rotation(), p.translation());
+        f32x8::new([q.x, q.y, q.z, q.w, t.x, t.y, t.z, 0.0])
+    });
+    let [qx, qy, qz, qw, tx, ty, tz, _] = f32x8::transpose(rows);
+    PoseX8 {
+        rotation: QuatX8 {
+            x: qx,
+            y: qy,
+            z: qz,
+            w: qw,
+        },
+        translation: Vec3x8::new(tx, ty, tz),
+    }
+}
+
+/// The peeled shapes of the pairs `batch` (lanes past its end repeat lane 0) and
+/// their rounding radii.
+#[inline(always)]
+fn lane_shapes<'s, S: Borrow<Shape>>(shapes: &'s [S], batch: &[u32]) -> ([&'s Shape; 8], f32x8) {
+    let mut radius = [0.0f32; 8];
+    let mut inner = [peel(shapes[batch[0] as usize].borrow()).0; 8];
+    for (k, &i) in batch.iter().enumerate() {
+        (inner[k], radius[k]) = peel(shapes[i as usize].borrow());
+    }
+    (inner, f32x8::new(radius))
+}
+
+/// Runs query `Q` on the pairs `idx` (bucket order, one kind pair `SA`, `SB`),
+/// eight at a time, writing each result to its input slot. The wide shapes are
+/// reused from batch to batch (hulls skip repacking when the lanes' hulls repeat).
+fn run_bucket<SA, SB, Q, S>(inputs: &Inputs<'_, S>, idx: &[u32], out: &OutSlots<Q::Out>)
 where
     SA: LaneShape,
     SB: LaneShape,
@@ -196,25 +261,21 @@ where
 {
     let mut a = RoundedX8::<SA>::default();
     let mut b = RoundedX8::<SB>::default();
-    let mut pose_a = PoseX8::IDENTITY;
-    let mut pose_b = PoseX8::IDENTITY;
-    let first = idx[0] as usize;
-    let mut inner_a = [peel(inputs.shapes_a[first].borrow()).0; 8];
-    let mut inner_b = [peel(inputs.shapes_b[first].borrow()).0; 8];
-    let mut radius_a = [0.0f32; 8];
-    let mut radius_b = [0.0f32; 8];
-    for (lane, &i) in idx.iter().enumerate() {
-        let i = i as usize;
-        (inner_a[lane], radius_a[lane]) = peel(inputs.shapes_a[i].borrow());
-        (inner_b[lane], radius_b[lane]) = peel(inputs.shapes_b[i].borrow());
-        pose_a.set_lane(lane, &inputs.poses_a[i]);
-        pose_b.set_lane(lane, &inputs.poses_b[i]);
+    for batch in idx.chunks(8) {
+        let (inner_a, radius_a) = lane_shapes(inputs.shapes_a, batch);
+        let (inner_b, radius_b) = lane_shapes(inputs.shapes_b, batch);
+        a.inner.pack(&inner_a, batch.len());
+        b.inner.pack(&inner_b, batch.len());
+        a.radius = radius_a;
+        b.radius = radius_b;
+        let pose_a = pose_x8(inputs.poses_a, batch);
+        let pose_b = pose_x8(inputs.poses_b, batch);
+        Q::run(&a, &pose_a, &b, &pose_b, batch.len(), |k, r| {
+            // SAFETY: `batch` is a range of the permutation `order`, and ranges
+            // handed to different tasks are disjoint (see `run_query`).
+            unsafe { out.write(batch[k] as usize, r) }
+        });
     }
-    a.inner.pack(&inner_a[..idx.len()]);
-    b.inner.pack(&inner_b[..idx.len()]);
-    a.radius = f32x8::new(radius_a);
-    b.radius = f32x8::new(radius_b);
-    Q::run(&a, &pose_a, &b, &pose_b, idx.len(), out);
 }
 
 /// Second dispatch level: the kind of B.
@@ -222,15 +283,15 @@ fn dispatch_b<SA: LaneShape, Q: Query, S: Borrow<Shape>>(
     kind_b: usize,
     inputs: &Inputs<'_, S>,
     idx: &[u32],
-    out: &mut [Q::Out],
+    out: &OutSlots<Q::Out>,
 ) {
     match kind_b {
-        0 => run_batch::<SA, SphereX8, Q, S>(inputs, idx, out),
-        1 => run_batch::<SA, CuboidX8, Q, S>(inputs, idx, out),
-        2 => run_batch::<SA, CapsuleX8, Q, S>(inputs, idx, out),
-        3 => run_batch::<SA, CylinderX8, Q, S>(inputs, idx, out),
-        4 => run_batch::<SA, ConeX8, Q, S>(inputs, idx, out),
-        _ => run_batch::<SA, HullX8, Q, S>(inputs, idx, out),
+        0 => run_bucket::<SA, SphereX8, Q, S>(inputs, idx, out),
+        1 => run_bucket::<SA, CuboidX8, Q, S>(inputs, idx, out),
+        2 => run_bucket::<SA, CapsuleX8, Q, S>(inputs, idx, out),
+        3 => run_bucket::<SA, CylinderX8, Q, S>(inputs, idx, out),
+        4 => run_bucket::<SA, ConeX8, Q, S>(inputs, idx, out),
+        _ => run_bucket::<SA, HullX8, Q, S>(inputs, idx, out),
     }
 }
 
@@ -239,7 +300,7 @@ fn dispatch<Q: Query, S: Borrow<Shape>>(
     key: usize,
     inputs: &Inputs<'_, S>,
     idx: &[u32],
-    out: &mut [Q::Out],
+    out: &OutSlots<Q::Out>,
 ) {
     let (kind_a, kind_b) = (key / KINDS, key % KINDS);
     match kind_a {
@@ -252,12 +313,67 @@ fn dispatch<Q: Query, S: Borrow<Shape>>(
     }
 }
 
-/// A batch: up to eight consecutive entries of the bucket-sorted order.
+/// A run of pairs of one kind pair: `order[start..start + len]`.
 #[derive(Clone, Copy)]
-struct Batch {
+struct Run {
     key: usize,
     start: usize,
     len: usize,
+}
+
+/// Bucket key of a pair: its kind pair.
+#[inline(always)]
+fn kind_key(a: &Shape, b: &Shape) -> u8 {
+    (kind_index(a) * KINDS + kind_index(b)) as u8
+}
+
+/// Hash bin of the hulls of a pair (Fibonacci hashing of both addresses, whose low
+/// bits are alignment): pairs of the same two hulls share a bin.
+#[inline(always)]
+fn hull_bin(a: &Shape, b: &Shape) -> u8 {
+    let (ha, hb) = (hull_address(a), hull_address(b));
+    let h = (ha >> 4).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (hb >> 4).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    (h >> 56) as u8
+}
+
+/// Calls `f(key, run_length)` for each maximal run of equal keys, in order.
+#[inline(always)]
+fn for_each_run(keys: &[u8], mut f: impl FnMut(u8, usize)) {
+    let mut rest = keys;
+    while let Some(&k) = rest.first() {
+        let len = rest.iter().position(|&x| x != k).unwrap_or(rest.len());
+        f(k, len);
+        rest = &rest[len..];
+    }
+}
+
+/// Stable counting sort of `items` by `keys` (`keys[j]` belongs to `items[j]`, all
+/// below `BINS`): returns the sorted items and where each bin starts. Runs of equal
+/// keys are counted and placed in registers: a histogram that increments one
+/// counter in memory per item is bound by store-to-load latency.
+fn counting_sort<const BINS: usize>(
+    keys: &[u8],
+    items: impl Fn(usize) -> u32,
+    sorted: &mut [u32],
+) -> [usize; BINS] {
+    let mut start = [0usize; BINS];
+    for_each_run(keys, |k, len| start[k as usize] += len);
+    let mut sum = 0;
+    for s in start.iter_mut() {
+        (*s, sum) = (sum, sum + *s);
+    }
+    let mut next = start;
+    let mut j = 0;
+    for_each_run(keys, |k, len| {
+        let s = &mut next[k as usize];
+        for (o, jj) in sorted[*s..*s + len].iter_mut().zip(j..) {
+            *o = items(jj);
+        }
+        *s += len;
+        j += len;
+    });
+    start
 }
 
 fn run_query<Q: Query, S: Borrow<Shape> + Sync>(
@@ -279,37 +395,37 @@ fn run_query<Q: Query, S: Borrow<Shape> + Sync>(
     if n == 0 {
         return Ok(Vec::new());
     }
-    let keys: Vec<u8> = (0..n)
-        .map(|i| {
-            let ka = kind_index(peel(shapes_a[i].borrow()).0);
-            let kb = kind_index(peel(shapes_b[i].borrow()).0);
-            (ka * KINDS + kb) as u8
-        })
-        .collect();
-    // Counting sort by key, stable: within a bucket, pairs keep their input order.
-    let mut counts = [0usize; KINDS * KINDS + 1];
-    for &k in &keys {
-        counts[k as usize + 1] += 1;
-    }
-    for k in 0..KINDS * KINDS {
-        counts[k + 1] += counts[k];
-    }
-    let starts = counts;
+    assert!(n <= u32::MAX as usize, "at most 2^32 - 1 pairs per call");
+    let key_of = |i: usize| kind_key(shapes_a[i].borrow(), shapes_b[i].borrow());
+    let keys: Vec<u8> = match parallelism {
+        Parallelism::Sequential => (0..n).map(key_of).collect(),
+        Parallelism::Rayon { .. } => (0..n)
+            .into_par_iter()
+            .with_min_len(4096)
+            .map(key_of)
+            .collect(),
+    };
+    // Counting sort by kind pair, stable: within a bucket, pairs keep their input
+    // order...
     let mut order = vec![0u32; n];
-    let mut next = counts;
-    for (i, &k) in keys.iter().enumerate() {
-        order[next[k as usize]] = i as u32;
-        next[k as usize] += 1;
-    }
-    let mut batches = Vec::with_capacity(n / 8 + KINDS * KINDS);
+    let starts = counting_sort::<{ KINDS * KINDS }>(&keys, |i| i as u32, &mut order);
+    drop(keys);
+    let bucket = |key: usize| starts[key]..starts.get(key + 1).copied().unwrap_or(n);
+    // ...except in buckets with hulls, which are sorted further by hull pair bin so
+    // that batches mostly hold one hull pair (whose rows are then splatted once and
+    // reused by the following batches).
     for key in 0..KINDS * KINDS {
-        let (lo, hi) = (starts[key], starts[key + 1]);
-        let mut s = lo;
-        while s < hi {
-            let len = (hi - s).min(8);
-            batches.push(Batch { key, start: s, len });
-            s += len;
+        let range = bucket(key);
+        if (key / KINDS != HULL && key % KINDS != HULL) || range.len() <= 8 {
+            continue;
         }
+        let idx = &mut order[range];
+        let bins: Vec<u8> = idx
+            .iter()
+            .map(|&i| hull_bin(shapes_a[i as usize].borrow(), shapes_b[i as usize].borrow()))
+            .collect();
+        let unsorted = idx.to_vec();
+        counting_sort::<HULL_BINS>(&bins, |j| unsorted[j], idx);
     }
 
     let inputs = Inputs {
@@ -318,41 +434,37 @@ fn run_query<Q: Query, S: Borrow<Shape> + Sync>(
         shapes_b,
         poses_b,
     };
-    let mut sorted = vec![Q::EMPTY; n];
-    let run = |batch: &Batch, out: &mut [Q::Out]| {
-        let idx = &order[batch.start..batch.start + batch.len];
-        dispatch::<Q, S>(batch.key, &inputs, idx, out);
+    let mut results: Vec<Q::Out> = Vec::with_capacity(n);
+    let out = OutSlots {
+        ptr: results.spare_capacity_mut().as_mut_ptr(),
+        len: n,
     };
-    match parallelism {
-        Parallelism::Sequential => {
-            let mut rest = sorted.as_mut_slice();
-            for batch in &batches {
-                let (out, tail) = rest.split_at_mut(batch.len);
-                run(batch, out);
-                rest = tail;
-            }
-        }
+    let run = |r: &Run| dispatch::<Q, S>(r.key, &inputs, &order[r.start..r.start + r.len], &out);
+    // Runs cut each bucket into tasks of whole batches.
+    let task_pairs = match parallelism {
+        Parallelism::Sequential => usize::MAX,
         Parallelism::Rayon {
             min_batches_per_task,
-        } => {
-            let mut slices = Vec::with_capacity(batches.len());
-            let mut rest = sorted.as_mut_slice();
-            for batch in &batches {
-                let (out, tail) = rest.split_at_mut(batch.len);
-                slices.push(out);
-                rest = tail;
-            }
-            batches
-                .par_iter()
-                .zip(slices.into_par_iter())
-                .with_min_len(min_batches_per_task.max(1))
-                .for_each(|(batch, out)| run(batch, out));
+        } => 8 * min_batches_per_task.max(1),
+    };
+    let mut runs = Vec::new();
+    for key in 0..KINDS * KINDS {
+        let range = bucket(key);
+        let (mut s, hi) = (range.start, range.end);
+        while s < hi {
+            let len = (hi - s).min(task_pairs);
+            runs.push(Run { key, start: s, len });
+            s += len;
         }
     }
-    let mut results = vec![Q::EMPTY; n];
-    for (k, &i) in order.iter().enumerate() {
-        results[i as usize] = sorted[k];
+    match parallelism {
+        Parallelism::Sequential => runs.iter().for_each(run),
+        Parallelism::Rayon { .. } => runs.par_iter().for_each(run),
     }
+    // SAFETY: `order` is a permutation of 0..n (a counting sort of all n keys), the
+    // runs cover `order` exactly once, and `run_bucket` writes every index of its
+    // run: all n slots are initialized.
+    unsafe { results.set_len(n) };
     Ok(results)
 }
 

@@ -74,6 +74,7 @@ pub struct IntersectionX8 {
 
 impl IntersectionX8 {
     /// Lane `i` as a scalar [`gjk_core::Intersection`].
+    #[inline]
     pub fn lane(&self, i: usize) -> gjk_core::Intersection {
         gjk_core::Intersection {
             intersecting: self.intersecting.lane(i),
@@ -103,6 +104,7 @@ pub struct DistanceX8 {
 
 impl DistanceX8 {
     /// Lane `i` as a scalar [`gjk_core::Distance`].
+    #[inline]
     pub fn lane(&self, i: usize) -> gjk_core::Distance {
         gjk_core::Distance {
             distance: self.distance.as_array()[i],
@@ -130,11 +132,20 @@ impl<A: SupportMapX8, B: SupportMapX8> MinkowskiX8<'_, A, B> {
     /// and B (A's frame) that produced it.
     #[inline(always)]
     fn support(&self, dir: Vec3x8, active: Mask8) -> (Vec3x8, Vec3x8, Vec3x8) {
-        let a = self.a.support_core(dir, active);
-        let b_local = self
-            .b
-            .support_core(self.b_to_a.transpose_mul_vec3(-dir), active);
-        let b = self.b_to_a.mul_vec3(b_local) + self.offset;
+        let a = if A::POINT_CORE {
+            Vec3x8::ZERO
+        } else {
+            self.a.support_core(dir, active)
+        };
+        // A point core's support is its centre whatever the direction: R·0 + t = t.
+        let b = if B::POINT_CORE {
+            self.offset
+        } else {
+            let b_local = self
+                .b
+                .support_core(self.b_to_a.transpose_mul_vec3(-dir), active);
+            self.b_to_a.mul_vec3(b_local) + self.offset
+        };
         (a - b, a, b)
     }
 }
@@ -152,6 +163,7 @@ struct Outcome {
 }
 
 /// Assembles per-lane statuses from the masks of the ways a lane can end.
+#[inline(always)]
 fn statuses(invalid: Mask8, degenerate: Mask8, capped: Mask8) -> [LaneStatus; 8] {
     let (inv, deg, cap) = (invalid.bitmask(), degenerate.bitmask(), capped.bitmask());
     std::array::from_fn(|i| {
@@ -298,8 +310,9 @@ where
 }
 
 /// Per-lane iteration counts as integers.
+#[inline(always)]
 fn iteration_counts(it: f32x8) -> [u32; 8] {
-    it.to_array().map(|x| x as u32)
+    it.round_int().to_array().map(|x| x as u32)
 }
 
 /// The pair set up in A's frame: Minkowski support, lanes with finite input.
@@ -311,12 +324,18 @@ fn prepare<'s, A: SupportMapX8, B: SupportMapX8>(
     pose_b: &PoseX8,
     lanes: Mask8,
 ) -> (MinkowskiX8<'s, A, B>, Mask8) {
-    let rel = pose_a.relative(pose_b);
+    // B's orientation only matters for a core that is not a point.
+    let (b_to_a, offset) = if B::POINT_CORE {
+        (Mat3x8::IDENTITY, pose_a.relative_translation(pose_b))
+    } else {
+        let rel = pose_a.relative(pose_b);
+        (rel.rotation_matrix(), rel.translation)
+    };
     let m = MinkowskiX8 {
         a,
         b,
-        b_to_a: rel.rotation_matrix(),
-        offset: rel.translation,
+        b_to_a,
+        offset,
     };
     let valid = lanes
         & pose_a.finite()

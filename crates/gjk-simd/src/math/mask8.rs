@@ -58,8 +58,10 @@ impl Mask8 {
     }
 
     /// The first `n` lanes set (`n` is clamped to 8).
+    #[inline(always)]
     pub fn first(n: usize) -> Self {
-        Self::from_bitmask(if n >= 8 { 0xFF } else { (1u8 << n) - 1 })
+        let lane = f32x8::new([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]);
+        Mask8(lane.simd_lt(f32x8::splat(n.min(8) as f32)))
     }
 
     /// Bit `i` set iff lane `i` is set.

@@ -15,6 +15,17 @@ pub struct Mat3x8 {
 }
 
 impl Mat3x8 {
+    /// The identity in every lane.
+    pub const IDENTITY: Mat3x8 = {
+        use wide::f32x8;
+        let (o, z) = (f32x8::ONE, f32x8::ZERO);
+        Mat3x8 {
+            x_axis: Vec3x8 { x: o, y: z, z },
+            y_axis: Vec3x8 { x: z, y: o, z },
+            z_axis: Vec3x8 { x: z, y: z, z: o },
+        }
+    };
+
     /// `M v` per lane.
     #[inline(always)]
     pub fn mul_vec3(&self, v: Vec3x8) -> Vec3x8 {

@@ -61,8 +61,16 @@ impl PoseX8 {
         let inv = self.rotation.conjugate();
         PoseX8 {
             rotation: (inv * other.rotation).normalize(),
-            translation: inv.to_mat3().mul_vec3(other.translation - self.translation),
+            translation: self.relative_translation(other),
         }
+    }
+
+    /// The translation of [`PoseX8::relative`] alone: `other`'s origin in this
+    /// pose's frame (bit-identical to `self.relative(other).translation`).
+    #[inline(always)]
+    pub fn relative_translation(&self, other: &PoseX8) -> Vec3x8 {
+        let inv = self.rotation.conjugate();
+        inv.to_mat3().mul_vec3(other.translation - self.translation)
     }
 
     /// The rotation as a matrix.

@@ -44,11 +44,14 @@ impl SupportMapX8 for CuboidX8 {
 }
 
 impl LaneShape for CuboidX8 {
-    fn pack(&mut self, shapes: &[&Shape]) {
-        for (i, s) in shapes.iter().enumerate() {
+    #[inline(always)]
+    fn pack(&mut self, shapes: &[&Shape; 8], _len: usize) {
+        let mut h = [glam::Vec3::ZERO; 8];
+        for (k, s) in shapes.iter().enumerate() {
             if let Shape::Cuboid(c) = s {
-                self.half_extents.set_lane(i, c.half_extents());
+                h[k] = c.half_extents();
             }
         }
+        self.half_extents = Vec3x8::from_array(h);
     }
 }

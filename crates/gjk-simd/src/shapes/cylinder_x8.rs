@@ -47,12 +47,15 @@ impl SupportMapX8 for CylinderX8 {
 }
 
 impl LaneShape for CylinderX8 {
-    fn pack(&mut self, shapes: &[&Shape]) {
-        for (i, s) in shapes.iter().enumerate() {
+    #[inline(always)]
+    fn pack(&mut self, shapes: &[&Shape; 8], _len: usize) {
+        let (mut h, mut r) = ([0.0f32; 8], [0.0f32; 8]);
+        for (k, s) in shapes.iter().enumerate() {
             if let Shape::Cylinder(c) = s {
-                self.half_height.as_mut_array()[i] = c.half_height();
-                self.radius.as_mut_array()[i] = c.radius();
+                (h[k], r[k]) = (c.half_height(), c.radius());
             }
         }
+        self.half_height = f32x8::new(h);
+        self.radius = f32x8::new(r);
     }
 }

@@ -22,6 +22,10 @@ pub struct HullX8 {
     counts: [u32; 8],
     bounding_radius: f32x8,
     finite: Mask8Default,
+    /// Addresses of the `ConvexHull`s the lanes were last packed from by the batch
+    /// driver (0: not packed from shapes). Within one driver call the shapes are
+    /// borrowed, so equal addresses mean equal hulls and the rows can be reused.
+    packed_from: [usize; 8],
 }
 
 /// `Mask8` defaulting to "no lane" (private helper so `HullX8` can derive `Default`).
@@ -133,14 +137,36 @@ impl SupportMapX8 for HullX8 {
 }
 
 impl LaneShape for HullX8 {
-    fn pack(&mut self, shapes: &[&Shape]) {
+    fn pack(&mut self, shapes: &[&Shape; 8], _len: usize) {
+        let hulls: [Option<&ConvexHull>; 8] = shapes.map(|s| match s {
+            Shape::ConvexHull(h) => Some(&**h),
+            _ => None,
+        });
+        let addresses = hulls.map(|h| h.map_or(0, |h| std::ptr::from_ref(h) as usize));
+        if addresses[0] != 0 && addresses == self.packed_from {
+            return;
+        }
+        self.packed_from = addresses;
+        if let Some(h) = hulls[0]
+            && addresses.iter().all(|&a| a == addresses[0])
+        {
+            // One hull in every lane (the driver groups pairs by hull): splat rows.
+            let verts = h.vertices();
+            self.rows.clear();
+            self.rows.extend(verts.iter().map(|&v| Vec3x8::splat(v)));
+            self.counts = [verts.len() as u32; 8];
+            self.bounding_radius = f32x8::splat(h.bounding_radius());
+            // Validated hulls have finite vertices and radius.
+            self.finite = Mask8Default(Mask8::ALL);
+            return;
+        }
         let mut lanes: [(&[Vec3], f32); 8] = [(&[], 0.0); 8];
-        for (i, s) in shapes.iter().take(8).enumerate() {
-            if let Shape::ConvexHull(h) = s {
-                lanes[i] = (h.vertices(), h.bounding_radius());
+        for (lane, h) in lanes.iter_mut().zip(hulls) {
+            if let Some(h) = h {
+                *lane = (h.vertices(), h.bounding_radius());
             }
         }
-        self.fill(&lanes[..shapes.len().min(8)]);
+        self.fill(&lanes);
     }
 }
 

@@ -19,6 +19,7 @@ pub struct RoundedX8<S> {
 }
 
 impl<S: SupportMapX8> SupportMapX8 for RoundedX8<S> {
+    const POINT_CORE: bool = S::POINT_CORE;
     #[inline(always)]
     fn support_core(&self, dir: Vec3x8, active: Mask8) -> Vec3x8 {
         self.inner.support_core(dir, active)

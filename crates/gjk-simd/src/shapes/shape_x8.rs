@@ -8,6 +8,11 @@ use crate::math::{Mask8, Vec3x8};
 /// Eight convex shapes of one kind described by their support mappings, split into
 /// core and margin like [`gjk_core::SupportMap`].
 pub trait SupportMapX8 {
+    /// Whether every lane's core is the single point at the local origin (balls):
+    /// the kernels then skip the support call and the rotation of directions into
+    /// this shape's frame. The results are the same as with the general path.
+    const POINT_CORE: bool = false;
+
     /// Per lane, the point of the core farthest along `dir` (local coordinates).
     /// Only lanes in `active` need a meaningful answer: costly supports (hulls) skip
     /// the rest, and the caller ignores what they return.
@@ -29,8 +34,8 @@ pub trait SupportMapX8 {
 
 /// A wide shape the batch driver can fill lane by lane from `gjk_core` shapes.
 pub(crate) trait LaneShape: SupportMapX8 + Default {
-    /// Fills lanes `0..shapes.len()` (at most 8) from shapes of this kind; the
-    /// shapes are already stripped of any `Rounded` wrapper. Other lanes keep
-    /// harmless data.
-    fn pack(&mut self, shapes: &[&Shape]);
+    /// Fills the eight lanes from shapes of this kind, already stripped of any
+    /// `Rounded` wrapper. Lanes `len..8` repeat lane 0's shape (they are not
+    /// queried); an implementation may skip them.
+    fn pack(&mut self, shapes: &[&Shape; 8], len: usize);
 }

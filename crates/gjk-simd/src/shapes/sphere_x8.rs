@@ -24,6 +24,7 @@ impl SphereX8 {
 }
 
 impl SupportMapX8 for SphereX8 {
+    const POINT_CORE: bool = true;
     #[inline(always)]
     fn support_core(&self, _dir: Vec3x8, _active: Mask8) -> Vec3x8 {
         Vec3x8::ZERO
@@ -42,12 +43,14 @@ impl SupportMapX8 for SphereX8 {
 }
 
 impl LaneShape for SphereX8 {
-    fn pack(&mut self, shapes: &[&Shape]) {
-        let r = self.radius.as_mut_array();
-        for (i, s) in shapes.iter().enumerate() {
+    #[inline(always)]
+    fn pack(&mut self, shapes: &[&Shape; 8], _len: usize) {
+        let mut r = [0.0f32; 8];
+        for (k, s) in shapes.iter().enumerate() {
             if let Shape::Sphere(s) = s {
-                r[i] = s.radius();
+                r[k] = s.radius();
             }
         }
+        self.radius = f32x8::new(r);
     }
 }
