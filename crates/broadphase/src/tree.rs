@@ -18,7 +18,8 @@
 //!   so a removed or reused leaf is reported as [`Error::StaleHandle`].
 //! - Moving a leaf: [`DynamicTree::update_in_place`] refits ancestors exactly,
 //!   [`DynamicTree::enlarge`] only grows them (cheapest: no sibling is read), and
-//!   [`DynamicTree::reinsert`] puts the leaf where it now belongs.
+//!   [`DynamicTree::reinsert`] puts the leaf where it now belongs;
+//!   [`DynamicTree::refit`] tightens every internal box at once.
 //! - The tree tracks the sum of the surface areas of its internal nodes (the SAH cost
 //!   up to a constant), so callers can detect when in-place updates have degraded it and
 //!   rebuild with [`DynamicTree::rebuild`] (binned SAH, see `build.rs`).
@@ -347,6 +348,39 @@ impl DynamicTree {
             n = self.parent[n as usize];
         }
         Ok(())
+    }
+
+    /// Recomputes every internal box as the exact union of its children (post-order,
+    /// explicit stack), undoing the looseness [`enlarge`](Self::enlarge) leaves behind
+    /// without changing the tree's shape. Linear time; cheaper than a rebuild when the
+    /// leaves have not wandered far from where the tree put them.
+    pub fn refit(&mut self) {
+        if self.root == NULL {
+            return;
+        }
+        // (node, children done?) pairs: a node is refitted when popped the second time.
+        let mut stack = vec![(self.root, false)];
+        let mut budget = 2 * self.nodes.len();
+        while let Some((n, done)) = stack.pop() {
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            let node = self.nodes[n as usize];
+            if node.is_leaf() {
+                continue;
+            }
+            if done {
+                let merged = self.nodes[node.child1 as usize]
+                    .aabb
+                    .merge(&self.nodes[node.child2 as usize].aabb);
+                self.set_internal_aabb(n, merged);
+            } else {
+                stack.push((n, true));
+                stack.push((node.child2, false));
+                stack.push((node.child1, false));
+            }
+        }
     }
 
     /// Moves a leaf to a new box by taking it out and inserting it again at the best

@@ -231,3 +231,31 @@ fn all_pairs_order_does_not_depend_on_thread_count() {
     wide.sort_unstable();
     assert_eq!(wide, serial, "seed 11: wide and binary traversals disagree");
 }
+
+#[test]
+fn refit_undoes_enlarge_looseness() {
+    let mut rng = rng(12);
+    let boxes: Vec<Aabb> = (0..2000).map(|_| random_box(&mut rng, 20.0, 1.0)).collect();
+    let (mut tree, ids) = DynamicTree::from_aabbs(&boxes);
+    let built = tree.area_cost();
+    // Wander every leaf far, then back home: enlarge leaves the ancestors grown.
+    for (id, b) in ids.iter().zip(&boxes) {
+        tree.enlarge(*id, translate(b, Vec3::splat(3.0))).unwrap();
+    }
+    for (id, b) in ids.iter().zip(&boxes) {
+        tree.enlarge(*id, *b).unwrap();
+    }
+    tree.validate().unwrap();
+    assert!(
+        tree.area_cost() > built * 1.01,
+        "seed 12: enlarge should loosen"
+    );
+    tree.refit();
+    tree.validate().unwrap();
+    let rel = (tree.area_cost() - built).abs() / built;
+    assert!(
+        rel < 1e-6,
+        "seed 12: refit area {} vs built {built}",
+        tree.area_cost()
+    );
+}
