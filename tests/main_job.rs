@@ -1,13 +1,77 @@
-//! The README's main command works and prints the answers geometry predicts.
+//! The README's main command works: the simulation checks itself, and the query
+//! tour prints the answers geometry predicts.
 
 use std::process::Command;
 
-#[test]
-fn query_tour_runs_and_prints_the_expected_answers() {
-    let out = Command::new(env!("CARGO_BIN_EXE_widephase")).output().expect("the binary runs");
-    assert!(out.status.success(), "exit status {:?}, stderr: {}", out.status, String::from_utf8_lossy(&out.stderr));
+fn run(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_widephase"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
     let text = String::from_utf8(out.stdout).expect("utf-8 output");
-    // Each section states its expectation; spot-check the computed values.
+    assert!(
+        out.status.success(),
+        "exit status {:?}\nstdout:\n{text}\nstderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+#[test]
+fn simulation_passes_its_own_checks() {
+    let text = run(&["--bodies", "3000", "--steps", "15", "--seed", "7"]);
+    assert!(
+        text.contains("check: broadphase pair set equals the sweep"),
+        "{text}"
+    );
+    assert!(
+        text.contains("pairs re-run with the scalar reference agree"),
+        "{text}"
+    );
+}
+
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    let strip = |t: String| {
+        t.lines()
+            .filter(|l| l.starts_with("step"))
+            .map(|l| l.split(';').next().unwrap_or("").to_string())
+            .collect::<Vec<_>>()
+    };
+    let one = strip(run(&[
+        "--bodies",
+        "2000",
+        "--steps",
+        "10",
+        "--threads",
+        "1",
+    ]));
+    let two = strip(run(&[
+        "--bodies",
+        "2000",
+        "--steps",
+        "10",
+        "--threads",
+        "2",
+    ]));
+    assert!(!one.is_empty());
+    assert_eq!(one, two);
+}
+
+#[test]
+fn bad_arguments_are_reported() {
+    let out = Command::new(env!("CARGO_BIN_EXE_widephase"))
+        .args(["--bodies", "many"])
+        .output()
+        .expect("the binary runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("invalid value"));
+}
+
+#[test]
+fn query_tour_prints_the_expected_answers() {
+    let text = run(&["--tour"]);
     for needle in [
         "cube vs ball 1.5 apart",
         "distance: 1.500000",

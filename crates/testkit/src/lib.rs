@@ -9,6 +9,7 @@
 //! ```
 
 pub mod oracle;
+#[cfg(feature = "parry")]
 pub mod parry;
 pub mod workload;
 
