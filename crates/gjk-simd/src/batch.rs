@@ -89,6 +89,11 @@ const KINDS: usize = 6;
 /// addresses, so that batches mostly hold one hull pair.
 const HULL_BINS: usize = 256;
 
+/// Pairs bucketed together (see `run_block`): small enough that a block's shapes
+/// and poses stay in cache, large enough that a mixed block's buckets mostly
+/// fill whole batches.
+const BLOCK: usize = 2048;
+
 /// The kernel index of convex hulls.
 const HULL: usize = 5;
 
@@ -313,14 +318,6 @@ fn dispatch<Q: Query, S: Borrow<Shape>>(
     }
 }
 
-/// A run of pairs of one kind pair: `order[start..start + len]`.
-#[derive(Clone, Copy)]
-struct Run {
-    key: usize,
-    start: usize,
-    len: usize,
-}
-
 /// Bucket key of a pair: its kind pair.
 #[inline(always)]
 fn kind_key(a: &Shape, b: &Shape) -> u8 {
@@ -342,7 +339,15 @@ fn hull_bin(a: &Shape, b: &Shape) -> u8 {
 fn for_each_run(keys: &[u8], mut f: impl FnMut(u8, usize)) {
     let mut rest = keys;
     while let Some(&k) = rest.first() {
-        let len = rest.iter().position(|&x| x != k).unwrap_or(rest.len());
+        // Eight keys per comparison while they match.
+        let pattern = u64::from_ne_bytes([k; 8]);
+        let mut len = 0;
+        while let Some(word) = rest.get(len..len + 8)
+            && u64::from_ne_bytes(word.try_into().unwrap_or_default()) == pattern
+        {
+            len += 8;
+        }
+        len += rest[len..].iter().position(|&x| x != k).unwrap_or(rest.len() - len);
         f(k, len);
         rest = &rest[len..];
     }
@@ -396,38 +401,6 @@ fn run_query<Q: Query, S: Borrow<Shape> + Sync>(
         return Ok(Vec::new());
     }
     assert!(n <= u32::MAX as usize, "at most 2^32 - 1 pairs per call");
-    let key_of = |i: usize| kind_key(shapes_a[i].borrow(), shapes_b[i].borrow());
-    let keys: Vec<u8> = match parallelism {
-        Parallelism::Sequential => (0..n).map(key_of).collect(),
-        Parallelism::Rayon { .. } => (0..n)
-            .into_par_iter()
-            .with_min_len(4096)
-            .map(key_of)
-            .collect(),
-    };
-    // Counting sort by kind pair, stable: within a bucket, pairs keep their input
-    // order...
-    let mut order = vec![0u32; n];
-    let starts = counting_sort::<{ KINDS * KINDS }>(&keys, |i| i as u32, &mut order);
-    drop(keys);
-    let bucket = |key: usize| starts[key]..starts.get(key + 1).copied().unwrap_or(n);
-    // ...except in buckets with hulls, which are sorted further by hull pair bin so
-    // that batches mostly hold one hull pair (whose rows are then splatted once and
-    // reused by the following batches).
-    for key in 0..KINDS * KINDS {
-        let range = bucket(key);
-        if (key / KINDS != HULL && key % KINDS != HULL) || range.len() <= 8 {
-            continue;
-        }
-        let idx = &mut order[range];
-        let bins: Vec<u8> = idx
-            .iter()
-            .map(|&i| hull_bin(shapes_a[i as usize].borrow(), shapes_b[i as usize].borrow()))
-            .collect();
-        let unsorted = idx.to_vec();
-        counting_sort::<HULL_BINS>(&bins, |j| unsorted[j], idx);
-    }
-
     let inputs = Inputs {
         shapes_a,
         poses_a,
@@ -439,33 +412,68 @@ fn run_query<Q: Query, S: Borrow<Shape> + Sync>(
         ptr: results.spare_capacity_mut().as_mut_ptr(),
         len: n,
     };
-    let run = |r: &Run| dispatch::<Q, S>(r.key, &inputs, &order[r.start..r.start + r.len], &out);
-    // Runs cut each bucket into tasks of whole batches.
-    let task_pairs = match parallelism {
-        Parallelism::Sequential => usize::MAX,
+    // Blocks of consecutive pairs are bucketed and run independently: a block's
+    // shapes and poses stay in cache between bucketing and packing, and tasks
+    // bucket in parallel.
+    let block = match parallelism {
+        Parallelism::Sequential => BLOCK,
         Parallelism::Rayon {
             min_batches_per_task,
-        } => 8 * min_batches_per_task.max(1),
+        } => BLOCK.max(8 * min_batches_per_task),
     };
-    let mut runs = Vec::new();
-    for key in 0..KINDS * KINDS {
-        let range = bucket(key);
-        let (mut s, hi) = (range.start, range.end);
-        while s < hi {
-            let len = (hi - s).min(task_pairs);
-            runs.push(Run { key, start: s, len });
-            s += len;
+    let run = |first: usize| {
+        run_block::<Q, S>(&inputs, first..(first + block).min(n), &out);
+    };
+    match parallelism {
+        Parallelism::Sequential => (0..n).step_by(block).for_each(run),
+        Parallelism::Rayon { .. } => {
+            let blocks: Vec<usize> = (0..n).step_by(block).collect();
+            blocks.into_par_iter().for_each(run);
         }
     }
-    match parallelism {
-        Parallelism::Sequential => runs.iter().for_each(run),
-        Parallelism::Rayon { .. } => runs.par_iter().for_each(run),
-    }
-    // SAFETY: `order` is a permutation of 0..n (a counting sort of all n keys), the
-    // runs cover `order` exactly once, and `run_bucket` writes every index of its
-    // run: all n slots are initialized.
+    // SAFETY: the blocks cover 0..n exactly once, and `run_block` writes every index
+    // of its block: all n slots are initialized.
     unsafe { results.set_len(n) };
     Ok(results)
+}
+
+/// Buckets the pairs `range` by kind pair (and hull pair bin), runs each bucket
+/// and writes the results to their slots.
+fn run_block<Q: Query, S: Borrow<Shape>>(
+    inputs: &Inputs<'_, S>,
+    range: std::ops::Range<usize>,
+    out: &OutSlots<Q::Out>,
+) {
+    let (sa, sb) = (inputs.shapes_a, inputs.shapes_b);
+    let keys: Vec<u8> = range
+        .clone()
+        .map(|i| kind_key(sa[i].borrow(), sb[i].borrow()))
+        .collect();
+    let first = range.start as u32;
+    let mut order = vec![0u32; range.len()];
+    // Counting sort by kind pair, stable: within a bucket, pairs keep their input
+    // order...
+    let starts = counting_sort::<{ KINDS * KINDS }>(&keys, |j| first + j as u32, &mut order);
+    let len = order.len();
+    let bucket = |key: usize| starts[key]..starts.get(key + 1).copied().unwrap_or(len);
+    for key in 0..KINDS * KINDS {
+        let idx = &mut order[bucket(key)];
+        if idx.is_empty() {
+            continue;
+        }
+        // ...except in buckets with hulls, which are sorted further by hull pair bin
+        // so that batches mostly hold one hull pair (whose rows are then splatted
+        // once and reused by the following batches).
+        if (key / KINDS == HULL || key % KINDS == HULL) && idx.len() > 8 {
+            let bins: Vec<u8> = idx
+                .iter()
+                .map(|&i| hull_bin(sa[i as usize].borrow(), sb[i as usize].borrow()))
+                .collect();
+            let unsorted = idx.to_vec();
+            counting_sort::<HULL_BINS>(&bins, |j| unsorted[j], idx);
+        }
+        dispatch::<Q, S>(key, inputs, idx, out);
+    }
 }
 
 /// Whether each pair `(shapes_a[i] at poses_a[i], shapes_b[i] at poses_b[i])`
