@@ -17,7 +17,10 @@ use testkit::workload::{random_hull, random_unit};
 
 fn hull_support(c: &mut Criterion) {
     let mut group = c.benchmark_group("hull_support");
-    group.sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(1));
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let dirs: Vec<Vec3> = {
         let mut d = random_unit(&mut rng);
@@ -36,7 +39,11 @@ fn hull_support(c: &mut Criterion) {
         let hull = random_hull(&mut rng, points);
         let n = hull.vertices().len();
         group.bench_with_input(BenchmarkId::new("scan", n), &hull, |b, h| {
-            b.iter(|| dirs.iter().map(|&d| h.support_index_scan(black_box(d))).sum::<usize>())
+            b.iter(|| {
+                dirs.iter()
+                    .map(|&d| h.support_index_scan(black_box(d)))
+                    .sum::<usize>()
+            })
         });
         group.bench_with_input(BenchmarkId::new("climb", n), &hull, |b, h| {
             b.iter(|| {

@@ -10,7 +10,9 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime};
+use criterion::{
+    BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime,
+};
 use gjk_core::{Pose, Shape, SupportMap};
 use parry3d::query::details as pq;
 use parry3d::shape as ps;
@@ -33,71 +35,103 @@ fn split<A, B, PA, PB>(
 ) -> Workload<A, B, PA, PB> {
     let pairs = standard_pairs(kind, PAIRS, 42);
     Workload {
-        ours: pairs.iter().map(|p| (ours(&p.a), p.pose_a, ours_b(&p.b), p.pose_b)).collect(),
+        ours: pairs
+            .iter()
+            .map(|p| (ours(&p.a), p.pose_a, ours_b(&p.b), p.pose_b))
+            .collect(),
         theirs: pairs
             .iter()
             .map(|p| {
-                let pos12 = testkit::parry::pose(&p.pose_a).inv_mul(&testkit::parry::pose(&p.pose_b));
+                let pos12 =
+                    testkit::parry::pose(&p.pose_a).inv_mul(&testkit::parry::pose(&p.pose_b));
                 (theirs_a(&p.a), theirs_b(&p.b), pos12)
             })
             .collect(),
     }
 }
 
-fn run<A, B, PA, PB>(group: &mut BenchmarkGroup<'_, WallTime>, kind: &str, w: &Workload<A, B, PA, PB>)
-where
+fn run<A, B, PA, PB>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    kind: &str,
+    w: &Workload<A, B, PA, PB>,
+) where
     A: SupportMap,
     B: SupportMap,
     PA: parry3d::shape::SupportMap,
     PB: parry3d::shape::SupportMap,
 {
     group.bench_function(format!("intersects/gjk-core/{kind}"), |b| {
-        b.iter(|| w.ours.iter().filter(|(a, pa, s, pb)| gjk_core::intersects(a, pa, s, pb)).count())
+        b.iter(|| {
+            w.ours
+                .iter()
+                .filter(|(a, pa, s, pb)| gjk_core::intersects(a, pa, s, pb))
+                .count()
+        })
     });
     group.bench_function(format!("intersects/parry-gjk/{kind}"), |b| {
-        b.iter(|| w.theirs.iter().filter(|(a, s, p)| pq::intersection_test_support_map_support_map(p, a, s)).count())
+        b.iter(|| {
+            w.theirs
+                .iter()
+                .filter(|(a, s, p)| pq::intersection_test_support_map_support_map(p, a, s))
+                .count()
+        })
     });
     group.bench_function(format!("distance/gjk-core/{kind}"), |b| {
-        b.iter(|| w.ours.iter().map(|(a, pa, s, pb)| gjk_core::distance(a, pa, s, pb).distance).sum::<f32>())
+        b.iter(|| {
+            w.ours
+                .iter()
+                .map(|(a, pa, s, pb)| gjk_core::distance(a, pa, s, pb).distance)
+                .sum::<f32>()
+        })
     });
     group.bench_function(format!("distance/parry-gjk/{kind}"), |b| {
-        b.iter(|| w.theirs.iter().map(|(a, s, p)| pq::distance_support_map_support_map(p, a, s)).sum::<f32>())
+        b.iter(|| {
+            w.theirs
+                .iter()
+                .map(|(a, s, p)| pq::distance_support_map_support_map(p, a, s))
+                .sum::<f32>()
+        })
     });
     group.bench_function(format!("contact/gjk-core/{kind}"), |b| {
-        b.iter(|| w.ours.iter().filter_map(|(a, pa, s, pb)| gjk_core::contact(a, pa, s, pb, 0.0)).map(|c| c.depth).sum::<f32>())
+        b.iter(|| {
+            w.ours
+                .iter()
+                .filter_map(|(a, pa, s, pb)| gjk_core::contact(a, pa, s, pb, 0.0))
+                .map(|c| c.depth)
+                .sum::<f32>()
+        })
     });
     group.bench_function(format!("contact/parry-gjk/{kind}"), |b| {
         b.iter(|| {
-            w.theirs.iter().filter_map(|(a, s, p)| pq::contact_support_map_support_map(p, a, s, 0.0)).map(|c| c.dist).sum::<f32>()
+            w.theirs
+                .iter()
+                .filter_map(|(a, s, p)| pq::contact_support_map_support_map(p, a, s, 0.0))
+                .map(|c| c.dist)
+                .sum::<f32>()
         })
     });
     black_box(());
 }
 
-fn sphere(s: &Shape) -> gjk_core::Sphere {
-    match s {
-        Shape::Sphere(x) => *x,
-        _ => unreachable!("standard pairs of this kind hold spheres"),
-    }
+/// The concrete shape inside a `Shape` of a known kind.
+macro_rules! concrete {
+    ($($name:ident: $variant:ident => $ty:ty),* $(,)?) => {$(
+        fn $name(s: &Shape) -> $ty {
+            match s {
+                Shape::$variant(x) => x.clone(),
+                _ => unreachable!(concat!("standard pairs of this kind hold ", stringify!($variant))),
+            }
+        }
+    )*};
 }
-fn cuboid(s: &Shape) -> gjk_core::Cuboid {
-    match s {
-        Shape::Cuboid(x) => *x,
-        _ => unreachable!("standard pairs of this kind hold cuboids"),
-    }
-}
-fn capsule(s: &Shape) -> gjk_core::Capsule {
-    match s {
-        Shape::Capsule(x) => *x,
-        _ => unreachable!("standard pairs of this kind hold capsules"),
-    }
-}
-fn hull(s: &Shape) -> std::sync::Arc<gjk_core::ConvexHull> {
-    match s {
-        Shape::ConvexHull(x) => x.clone(),
-        _ => unreachable!("standard pairs of this kind hold hulls"),
-    }
-}
+
+concrete!(
+    sphere: Sphere => gjk_core::Sphere,
+    cuboid: Cuboid => gjk_core::Cuboid,
+    capsule: Capsule => gjk_core::Capsule,
+    hull: ConvexHull => std::sync::Arc<gjk_core::ConvexHull>,
+);
+
 fn p_ball(s: &Shape) -> ps::Ball {
     ps::Ball::new(sphere(s).radius())
 }
@@ -115,12 +149,41 @@ fn p_hull(s: &Shape) -> ps::ConvexPolyhedron {
 fn narrowphase(c: &mut Criterion) {
     let mut group = c.benchmark_group("narrowphase");
     group.throughput(Throughput::Elements(PAIRS as u64));
-    group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
-    run(&mut group, "ball-ball", &split(PairKind::BallBall, sphere, p_ball, p_ball, sphere));
-    run(&mut group, "cuboid-cuboid", &split(PairKind::CuboidCuboid, cuboid, p_cuboid, p_cuboid, cuboid));
-    run(&mut group, "capsule-capsule", &split(PairKind::CapsuleCapsule, capsule, p_capsule, p_capsule, capsule));
-    run(&mut group, "hull-hull", &split(PairKind::HullHull, hull, p_hull, p_hull, hull));
-    run(&mut group, "cuboid-hull", &split(PairKind::CuboidHull, cuboid, p_cuboid, p_hull, hull));
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    run(
+        &mut group,
+        "ball-ball",
+        &split(PairKind::BallBall, sphere, p_ball, p_ball, sphere),
+    );
+    run(
+        &mut group,
+        "cuboid-cuboid",
+        &split(PairKind::CuboidCuboid, cuboid, p_cuboid, p_cuboid, cuboid),
+    );
+    run(
+        &mut group,
+        "capsule-capsule",
+        &split(
+            PairKind::CapsuleCapsule,
+            capsule,
+            p_capsule,
+            p_capsule,
+            capsule,
+        ),
+    );
+    run(
+        &mut group,
+        "hull-hull",
+        &split(PairKind::HullHull, hull, p_hull, p_hull, hull),
+    );
+    run(
+        &mut group,
+        "cuboid-hull",
+        &split(PairKind::CuboidHull, cuboid, p_cuboid, p_hull, hull),
+    );
     group.finish();
 }
 

@@ -120,17 +120,14 @@ pub(crate) fn positive(
     field: &'static str,
     value: f32,
 ) -> Result<f32, ShapeError> {
-    if !value.is_finite() {
-        return Err(ShapeError::NotFinite { shape, field });
-    }
-    if value <= 0.0 {
-        return Err(ShapeError::NotPositive {
+    match finite(shape, field, value)? {
+        v if v > 0.0 => Ok(v),
+        value => Err(ShapeError::NotPositive {
             shape,
             field,
             value,
-        });
+        }),
     }
-    Ok(value)
 }
 
 /// Checks a size that must be finite and may be zero.
@@ -139,15 +136,20 @@ pub(crate) fn non_negative(
     field: &'static str,
     value: f32,
 ) -> Result<f32, ShapeError> {
-    if !value.is_finite() {
-        return Err(ShapeError::NotFinite { shape, field });
-    }
-    if value < 0.0 {
-        return Err(ShapeError::Negative {
+    match finite(shape, field, value)? {
+        v if v >= 0.0 => Ok(v),
+        value => Err(ShapeError::Negative {
             shape,
             field,
             value,
-        });
+        }),
     }
-    Ok(value)
+}
+
+fn finite(shape: &'static str, field: &'static str, value: f32) -> Result<f32, ShapeError> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(ShapeError::NotFinite { shape, field })
+    }
 }
