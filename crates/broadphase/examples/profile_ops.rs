@@ -2,7 +2,7 @@
 //! from `/proc/thread-self/schedstat`), which stays meaningful when other processes
 //! share the machine, unlike wall-clock time. For profiling with `perf record`.
 //!
-//! `cargo run --release -p broadphase --example profile_ops -- build|pairs|pairs_binary|frame [N]
+//! `cargo run --release -p broadphase --example profile_ops -- build|pairs|pairs_binary|parry_build|parry_pairs|frame [N]
 //! [reps] [margin_fraction]`
 use broadphase::{Aabb, DynamicTree};
 use glam::Vec3;
@@ -42,6 +42,16 @@ fn main() {
         return;
     }
     let (tree, _) = DynamicTree::from_aabbs(&boxes);
+    // parry3d's Bvh on the same boxes, so ratios come from the same process.
+    let parry_boxes: Vec<_> = boxes
+        .iter()
+        .map(|b| parry3d::bounding_volume::Aabb::new(b.min(), b.max()))
+        .collect();
+    let parry_bvh = parry3d::partitioning::Bvh::from_leaves(
+        parry3d::partitioning::BvhBuildStrategy::Binned,
+        &parry_boxes,
+    );
+    let mut ws = parry3d::partitioning::BvhWorkspace::default();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
@@ -66,7 +76,21 @@ fn main() {
                     tree.for_each_overlapping_pair(|a, b| v.push((a, b)));
                     out += v.len();
                 }
-                other => panic!("unknown operation {other}: use build, pairs or frame"),
+                "parry_build" => {
+                    let bvh = parry3d::partitioning::Bvh::from_leaves(
+                        parry3d::partitioning::BvhBuildStrategy::Binned,
+                        &parry_boxes,
+                    );
+                    out += bvh.leaf_count() as usize;
+                }
+                "parry_pairs" => {
+                    let mut v = Vec::new();
+                    parry_bvh.traverse_bvtt_single_tree::<false>(&mut ws, &mut |a, b| {
+                        v.push((a, b))
+                    });
+                    out += v.len();
+                }
+                other => panic!("unknown operation {other}: use build, pairs, pairs_binary, parry_build, parry_pairs or frame"),
             }
             best = best.min(t.elapsed().as_secs_f64());
             best_cpu = best_cpu.min(cpu() - c0);

@@ -113,6 +113,11 @@ pub struct DynamicTree {
     internal_area: f64,
     /// `internal_area` right after the last rebuild, the reference for degradation.
     pub(crate) built_area: f64,
+    /// True while the arena is exactly as [`rebuild`](Self::rebuild) laid it out: no
+    /// free slots, nodes in depth-first preorder. Leaves are then in tree order by
+    /// index, which lets the all-pairs snapshot scan the arena instead of walking it.
+    /// Any structural change clears it; box-only updates keep it.
+    pub(crate) preorder: bool,
     scratch: Vec<(u32, f32)>,
 }
 
@@ -221,6 +226,7 @@ impl DynamicTree {
     }
 
     fn alloc(&mut self) -> u32 {
+        self.preorder = false;
         if self.free != NULL {
             let n = self.free;
             self.free = self.parent[n as usize];
@@ -241,6 +247,7 @@ impl DynamicTree {
     }
 
     fn release(&mut self, n: u32) {
+        self.preorder = false;
         let i = n as usize;
         self.height[i] = FREE;
         self.nodes[i].child1 = NULL;
@@ -443,6 +450,7 @@ impl DynamicTree {
 
     /// Links an allocated leaf (box already set) into the tree.
     fn insert_leaf(&mut self, leaf: u32) {
+        self.preorder = false;
         if self.root == NULL {
             self.root = leaf;
             self.parent[leaf as usize] = NULL;
@@ -468,6 +476,7 @@ impl DynamicTree {
     /// Unlinks a leaf (its slot stays allocated); its parent is freed and the sibling
     /// takes the parent's place.
     fn remove_leaf(&mut self, leaf: u32) {
+        self.preorder = false;
         if leaf == self.root {
             self.root = NULL;
             return;
@@ -749,6 +758,7 @@ impl DynamicTree {
         self.free = NULL;
         self.internal_area = built.area;
         self.built_area = built.area;
+        self.preorder = true;
     }
 
     /// Checks every structural invariant: parent links, each internal box containing its

@@ -1,197 +1,227 @@
-//! All overlapping pairs from scratch through an 8-wide snapshot of the tree, tested
-//! eight boxes at a time with `f32x8`.
+//! All overlapping pairs from scratch through a cheap, implicit 8-ary tree over the
+//! leaves, tested eight boxes at a time with `f32x8`.
 //!
-//! The binary tree is collapsed into 8-ary nodes (each node keeps the up-to-8
-//! descendants reached by repeatedly opening its largest internal descendant), with the
-//! children's bounds stored as six `f32x8` rows. Testing one box against a node is then
-//! six vector compares and a mask. The self-traversal of the snapshot works on three
-//! kinds of work items:
-//! - `Inner(a)`: all pairs below node `a`: its children against each other, then each
-//!   internal child's own `Inner`.
-//! - `Cross(a, b)`: all pairs between two disjoint subtrees. Each side is first culled
-//!   against the other node's bounds (two vector tests), and only surviving children of
-//!   `a` are tested against the surviving children of `b`.
-//! - `Probe(box, leaf, b)`: one leaf against a subtree (leaves sit at varying depths).
+//! Building a good 8-wide tree is the expensive part of an all-pairs query (collapsing
+//! the binary tree into 8-wide nodes cost about as much as traversing them). So the
+//! traversal does not use the binary tree's internal nodes at all, only its *leaf
+//! order*: a depth-first walk lists the leaves so that neighbours in the list are
+//! neighbours in space (the SAH tree put them in the same subtrees). Consecutive groups
+//! of eight leaves then form the *buckets* (level 0), consecutive groups of eight
+//! buckets the level-1 nodes, and so on up to a single root. Every node is a complete
+//! group, except the last one of each level, padded with empty slots (+inf mins, -inf
+//! maxs: they never overlap anything). Children are implicit (`8 * node + slot`), all
+//! leaves sit at the same depth, and building costs one walk plus a few linear passes.
 //!
-//! This replaces the binary simultaneous traversal (`self_pairs.rs`), which the
-//! benchmark showed to be several times slower: with two children per node, most of
-//! its work is bookkeeping on node pairs that an 8-wide test settles at once.
+//! The self traversal has two kinds of work items, always on two nodes of one level:
+//! - `Inner(a)`: all pairs below node `a`: its children against each other (upper
+//!   triangle of an 8x8 mask test), then each child's own `Inner`.
+//! - `Cross(a, b)`: all pairs between two disjoint nodes whose boxes overlap. Each side
+//!   is first culled against the other node's bounds (two vector tests); only the
+//!   surviving children of `a` are tested against the surviving children of `b`.
+//!
+//! At level 0 the children are leaves and pairs are emitted directly, so an overlapping
+//! bucket pair costs a few vector tests.
 
 use rayon::prelude::*;
 use wide::f32x8;
 
-use crate::Aabb;
 use crate::tree::{DynamicTree, NULL};
 
 /// Independent work items the parallel traversal aims for (a constant, so that the
 /// output order does not depend on the thread count).
 const PARALLEL_ITEMS: usize = 256;
 
-/// Snapshots with fewer wide nodes (about 5k leaves) are traversed as one work item.
-const SPLIT_MIN_NODES: usize = 1024;
+/// Trees with fewer buckets (about 8k leaves) are traversed as one work item.
+const SPLIT_MIN_BUCKETS: usize = 1024;
+
+/// Slots per node.
+const W: usize = 8;
+
+/// A query box as `[min x, min y, min z, max x, max y, max z]` (plain floats: padding
+/// slots hold inverted infinite boxes, which are not valid `Aabb`s).
+type Box6 = [f32; 6];
+
+const EMPTY_BOX: Box6 = [
+    f32::INFINITY,
+    f32::INFINITY,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    f32::NEG_INFINITY,
+    f32::NEG_INFINITY,
+];
 
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(32))]
 struct WideNode {
-    /// Rows: min x, min y, min z, max x, max y, max z of the eight children. Empty slots
-    /// hold +inf mins and -inf maxs, so they never overlap anything.
-    rows: [[f32; 8]; 6],
-    /// Wide-node index for internal children, payload for leaves.
-    child: [u32; 8],
-    leaf_mask: u32,
-    bounds: Aabb,
+    /// Rows: min x, min y, min z, max x, max y, max z of the eight children.
+    rows: [[f32; W]; 6],
+    /// The union of the children.
+    bounds: Box6,
 }
 
 impl WideNode {
-    const EMPTY_ROWS: [[f32; 8]; 6] = [
-        [f32::INFINITY; 8],
-        [f32::INFINITY; 8],
-        [f32::INFINITY; 8],
-        [f32::NEG_INFINITY; 8],
-        [f32::NEG_INFINITY; 8],
-        [f32::NEG_INFINITY; 8],
-    ];
+    const EMPTY: WideNode = WideNode {
+        rows: [
+            [f32::INFINITY; W],
+            [f32::INFINITY; W],
+            [f32::INFINITY; W],
+            [f32::NEG_INFINITY; W],
+            [f32::NEG_INFINITY; W],
+            [f32::NEG_INFINITY; W],
+        ],
+        bounds: EMPTY_BOX,
+    };
 
     /// Bit `k` set when child `k` overlaps the closed box `q`.
     #[inline(always)]
-    fn overlap_mask(&self, q: &Aabb) -> u32 {
-        let (lo, hi) = (q.min(), q.max());
+    fn overlap_mask(&self, q: &Box6) -> u32 {
         let r = &self.rows;
-        let m = f32x8::from(r[0]).simd_le(f32x8::splat(hi.x))
-            & f32x8::from(r[1]).simd_le(f32x8::splat(hi.y))
-            & f32x8::from(r[2]).simd_le(f32x8::splat(hi.z))
-            & f32x8::from(r[3]).simd_ge(f32x8::splat(lo.x))
-            & f32x8::from(r[4]).simd_ge(f32x8::splat(lo.y))
-            & f32x8::from(r[5]).simd_ge(f32x8::splat(lo.z));
+        let m = f32x8::from(r[0]).simd_le(f32x8::splat(q[3]))
+            & f32x8::from(r[1]).simd_le(f32x8::splat(q[4]))
+            & f32x8::from(r[2]).simd_le(f32x8::splat(q[5]))
+            & f32x8::from(r[3]).simd_ge(f32x8::splat(q[0]))
+            & f32x8::from(r[4]).simd_ge(f32x8::splat(q[1]))
+            & f32x8::from(r[5]).simd_ge(f32x8::splat(q[2]));
         m.to_bitmask()
     }
 
     #[inline(always)]
-    fn child_box(&self, k: usize) -> Aabb {
+    fn child_box(&self, k: usize) -> Box6 {
         let r = &self.rows;
-        Aabb::new_unchecked(
-            glam::Vec3::new(r[0][k], r[1][k], r[2][k]),
-            glam::Vec3::new(r[3][k], r[4][k], r[5][k]),
-        )
+        [r[0][k], r[1][k], r[2][k], r[3][k], r[4][k], r[5][k]]
     }
 
     #[inline(always)]
-    fn is_leaf(&self, k: usize) -> bool {
-        self.leaf_mask & (1 << k) != 0
+    fn set_child_raw(&mut self, k: usize, b: &Box6) {
+        for (row, &v) in self.rows.iter_mut().zip(b) {
+            row[k] = v;
+        }
+    }
+
+    /// The union of the children's boxes (padding slots change nothing).
+    #[inline(always)]
+    fn union(&self) -> Box6 {
+        let mut u = [0f32; 6];
+        for (a, row) in self.rows.iter().enumerate() {
+            u[a] = if a < 3 {
+                row.iter().fold(f32::INFINITY, |m, &v| m.min(v))
+            } else {
+                row.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v))
+            };
+        }
+        u
+    }
+
+    #[inline(always)]
+    fn set_child(&mut self, k: usize, b: &Box6) {
+        self.set_child_raw(k, b);
+        for a in 0..3 {
+            self.bounds[a] = self.bounds[a].min(b[a]);
+            self.bounds[a + 3] = self.bounds[a + 3].max(b[a + 3]);
+        }
     }
 }
 
-#[derive(Clone, Copy, Debug)]
-enum Work {
-    Inner(u32),
-    Cross(u32, u32),
-    Probe(Aabb, u32, u32),
-}
+/// A work item: `(level, a, b)`; `a == b` means `Inner(a)`, otherwise `Cross(a, b)`.
+type Work = (u32, u32, u32);
 
-/// An immutable 8-wide copy of a [`DynamicTree`].
+/// The implicit 8-ary tree over a tree's leaves.
 pub(crate) struct WideSnapshot {
-    nodes: Vec<WideNode>,
+    /// `levels[0]` holds the buckets; the last level holds the root alone.
+    levels: Vec<Vec<WideNode>>,
+    /// Payload of each leaf, in bucket order (`8 * bucket + slot`).
+    payload: Vec<u32>,
 }
 
 impl WideSnapshot {
-    /// Collapses `tree` in linear time. Each wide node opens, among its pending binary
-    /// descendants, the tallest one (ties: the larger box) until it holds eight: a
-    /// subtree of height three or less is absorbed whole, so nodes come out nearly
-    /// full. Nodes are built and numbered in depth-first preorder, so each is written
-    /// once (plus its index into its parent) and every subtree is contiguous.
+    /// Lists the leaves of `tree` depth-first (an arena laid out by `rebuild` is then
+    /// read in order) straight into the buckets, then builds the upper levels.
     pub(crate) fn new(tree: &DynamicTree) -> Self {
-        let mut nodes: Vec<WideNode> = Vec::with_capacity(tree.len() / 3 + 1);
-        if tree.root == NULL {
-            return Self { nodes };
-        }
-        // Depth-first: (binary node, parent wide node, slot in the parent). A node gets
-        // its index when it is built, so nodes are pushed once, in preorder, and the
-        // binary arena (itself in preorder) is read almost sequentially.
-        let mut stack: Vec<(u32, u32, u32)> = vec![(tree.root, NULL, 0)];
-        let mut budget = tree.nodes.len() + 1;
-        while let Some((b, parent, slot)) = stack.pop() {
-            if budget == 0 {
-                break;
+        let leaves = tree.len();
+        // One spare bucket: the arena scan below writes one slot past the last leaf.
+        let mut buckets = vec![WideNode::EMPTY; leaves.div_ceil(W) + 1];
+        let mut payload = vec![0u32; leaves + 1];
+        if tree.preorder {
+            // Leaves in index order are in tree order: scan the arena without branching
+            // on the node kind (a walk mispredicts on about every other node). Every
+            // node is written to slot `k`, which only advances past leaves, so internal
+            // nodes are overwritten by the next leaf.
+            let mut k = 0usize;
+            for node in &tree.nodes {
+                let (lo, hi) = (node.aabb.min(), node.aabb.max());
+                let row = &mut buckets[k / W].rows;
+                let s = k % W;
+                row[0][s] = lo.x;
+                row[1][s] = lo.y;
+                row[2][s] = lo.z;
+                row[3][s] = hi.x;
+                row[4][s] = hi.y;
+                row[5][s] = hi.z;
+                payload[k] = node.child2;
+                k = (k + usize::from(node.is_leaf())).min(leaves);
             }
-            budget -= 1;
-            let me = nodes.len() as u32;
-            if parent != NULL {
-                nodes[parent as usize].child[slot as usize] = me;
-            }
-            let bn = tree.nodes[b as usize];
-            let mut slots = [NULL; 8];
-            // (height, area) of each slot; leaves get height 0 and are never opened.
-            let mut keys = [(0u32, 0f32); 8];
-            let mut n = 1;
-            slots[0] = b;
-            keys[0] = (tree.height[b as usize], f32::INFINITY);
-            while n < 8 {
-                let mut best = usize::MAX;
-                let mut best_key = (0u32, -1f32);
-                for (k, key) in keys[..n].iter().enumerate() {
-                    if key.0 > 0 && (key.0, key.1) > best_key {
-                        best_key = *key;
-                        best = k;
-                    }
-                }
-                if best == usize::MAX {
+        } else if tree.root != NULL {
+            let mut stack = Vec::with_capacity(64);
+            stack.push(tree.root);
+            let mut k = 0usize;
+            let mut budget = tree.nodes.len() + 1;
+            while let Some(n) = stack.pop() {
+                if budget == 0 || k >= leaves {
                     break;
                 }
-                let open = tree.nodes[slots[best] as usize];
-                for (k, c) in [(best, open.child1), (n, open.child2)] {
-                    slots[k] = c;
-                    keys[k] = (
-                        tree.height[c as usize],
-                        tree.nodes[c as usize].aabb.surface_area(),
-                    );
-                }
-                n += 1;
-            }
-            let mut node = WideNode {
-                rows: WideNode::EMPTY_ROWS,
-                child: [NULL; 8],
-                leaf_mask: 0,
-                bounds: bn.aabb,
-            };
-            for (k, &s) in slots[..n].iter().enumerate() {
-                let sn = tree.nodes[s as usize];
-                let (lo, hi) = (sn.aabb.min(), sn.aabb.max());
-                for (row, v) in node
-                    .rows
-                    .iter_mut()
-                    .zip([lo.x, lo.y, lo.z, hi.x, hi.y, hi.z])
-                {
-                    row[k] = v;
-                }
-                if sn.is_leaf() {
-                    node.child[k] = sn.child2;
-                    node.leaf_mask |= 1 << k;
-                }
-            }
-            nodes.push(node);
-            // Reverse order so the first internal child is built next.
-            for k in (0..n).rev() {
-                if node.leaf_mask & (1 << k) == 0 {
-                    stack.push((slots[k], me, k as u32));
+                budget -= 1;
+                let node = &tree.nodes[n as usize];
+                if node.is_leaf() {
+                    let (lo, hi) = (node.aabb.min(), node.aabb.max());
+                    let b = &mut buckets[k / W];
+                    b.set_child(k % W, &[lo.x, lo.y, lo.z, hi.x, hi.y, hi.z]);
+                    payload[k] = node.child2;
+                    k += 1;
+                } else {
+                    stack.push(node.child2);
+                    stack.push(node.child1);
                 }
             }
         }
-        Self { nodes }
+        // Drop the spare slot and bucket, clear whatever the scan left past the end.
+        payload.truncate(leaves);
+        buckets.truncate(leaves.div_ceil(W));
+        if let Some(last) = buckets.last_mut() {
+            for s in leaves % W..if leaves.is_multiple_of(W) { 0 } else { W } {
+                last.set_child_raw(s, &EMPTY_BOX);
+            }
+        }
+        for b in &mut buckets {
+            b.bounds = b.union();
+        }
+        let mut levels = vec![buckets];
+        // Each level is 8 times smaller, so this runs about log8(leaves) times.
+        while let Some(below) = levels.last().filter(|l| l.len() > 1) {
+            let mut up = vec![WideNode::EMPTY; below.len().div_ceil(W)];
+            for (k, child) in below.iter().enumerate() {
+                up[k / W].set_child(k % W, &child.bounds);
+            }
+            levels.push(up);
+        }
+        Self { levels, payload }
     }
 
     /// All overlapping payload pairs `(p, q)`, `p < q`, on the current rayon pool; the
     /// output (order included) does not depend on the number of threads.
     pub(crate) fn pairs(&self) -> Vec<(u32, u32)> {
-        let mut out = Vec::new();
-        if self.nodes.is_empty() {
+        // About two overlaps per leaf in typical scenes: reserving that much saves the
+        // copies and page faults of repeated growth.
+        let mut out = Vec::with_capacity(self.payload.len() * 2);
+        if self.payload.is_empty() {
             return out;
         }
-        let mut items = std::collections::VecDeque::from([Work::Inner(0)]);
+        let top = (self.levels.len() - 1) as u32;
+        let mut items = std::collections::VecDeque::from([(top, 0, 0)]);
         let mut pushed = Vec::new();
         // Small trees are not split at all: the split costs more than it can save. The
         // rule depends only on the tree, so the output order still does not depend on
         // the thread count.
-        let mut budget = if self.nodes.len() < SPLIT_MIN_NODES {
+        let mut budget = if self.levels[0].len() < SPLIT_MIN_BUCKETS {
             0
         } else {
             PARALLEL_ITEMS * 4
@@ -200,12 +230,13 @@ impl WideSnapshot {
             budget -= 1;
             let Some(item) = items.pop_front() else { break };
             self.step(item, &mut pushed, &mut out);
-            items.extend(pushed.drain(..));
+            // `step` pushes in stack order; reverse to keep depth-first order.
+            items.extend(pushed.drain(..).rev());
         }
         let items: Vec<Work> = items.into_iter().collect();
         if rayon::current_num_threads() == 1 {
             // Same items in the same order, without task overhead: identical output.
-            let mut stack = Vec::new();
+            let mut stack = Vec::with_capacity(256);
             for &item in &items {
                 stack.push(item);
                 self.drain(&mut stack, &mut out);
@@ -230,9 +261,8 @@ impl WideSnapshot {
 
     /// Runs work items until the stack is empty.
     fn drain(&self, stack: &mut Vec<Work>, out: &mut Vec<(u32, u32)>) {
-        // Items are distinct (node, node) or (leaf, node) combinations, so (8 nodes)^2
-        // bounds the loop.
-        let n = self.nodes.len() as u64 * 8;
+        // Items are distinct pairs of nodes of one level, so (nodes)^2 bounds the loop.
+        let n: u64 = self.levels.iter().map(|l| l.len() as u64).sum();
         let mut budget = n * n + 1;
         while let Some(w) = stack.pop() {
             if budget == 0 {
@@ -244,78 +274,111 @@ impl WideSnapshot {
     }
 
     #[inline(always)]
-    fn emit(out: &mut Vec<(u32, u32)>, p: u32, q: u32) {
+    fn emit(&self, out: &mut Vec<(u32, u32)>, i: usize, j: usize) {
+        let (p, q) = (self.payload[i], self.payload[j]);
         out.push(if p < q { (p, q) } else { (q, p) });
     }
 
-    /// Settles child `i` of `x` against child `j` of `y`, whose boxes overlap.
+    /// All pairs inside bucket `a`.
     #[inline(always)]
-    fn meet(
-        &self,
-        x: &WideNode,
-        i: usize,
-        y: &WideNode,
-        j: usize,
-        stack: &mut Vec<Work>,
-        out: &mut Vec<(u32, u32)>,
-    ) {
-        match (x.is_leaf(i), y.is_leaf(j)) {
-            (true, true) => Self::emit(out, x.child[i], y.child[j]),
-            (true, false) => stack.push(Work::Probe(x.child_box(i), x.child[i], y.child[j])),
-            (false, true) => stack.push(Work::Probe(y.child_box(j), y.child[j], x.child[i])),
-            (false, false) => stack.push(Work::Cross(x.child[i], y.child[j])),
+    fn inner_bucket(&self, a: usize, out: &mut Vec<(u32, u32)>) {
+        let na = &self.levels[0][a];
+        let base = a * W;
+        // Padding slots never overlap the bounds, so `m` lists the real leaves.
+        let mut m = na.overlap_mask(&na.bounds);
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            // Only partners after `i`, so each pair is met once.
+            let mut pm = na.overlap_mask(&na.child_box(i)) & !((2u32 << i) - 1);
+            while pm != 0 {
+                let j = pm.trailing_zeros() as usize;
+                pm &= pm - 1;
+                self.emit(out, base + i, base + j);
+            }
         }
     }
 
-    fn step(&self, item: Work, stack: &mut Vec<Work>, out: &mut Vec<(u32, u32)>) {
-        match item {
-            Work::Inner(a) => {
-                let na = &self.nodes[a as usize];
-                let mut m = na.overlap_mask(&na.bounds);
-                while m != 0 {
-                    let i = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    // Only partners after `i`, so each pair is met once.
-                    let mut pm = na.overlap_mask(&na.child_box(i)) & !((2u32 << i) - 1);
+    /// All pairs between buckets `a` and `b`, whose boxes overlap.
+    #[inline(always)]
+    fn cross_buckets(&self, a: usize, b: usize, out: &mut Vec<(u32, u32)>) {
+        let (na, nb) = (&self.levels[0][a], &self.levels[0][b]);
+        let mut ma = na.overlap_mask(&nb.bounds);
+        let mb = nb.overlap_mask(&na.bounds);
+        if mb == 0 {
+            return;
+        }
+        while ma != 0 {
+            let i = ma.trailing_zeros() as usize;
+            ma &= ma - 1;
+            let mut m = nb.overlap_mask(&na.child_box(i)) & mb;
+            while m != 0 {
+                let j = m.trailing_zeros() as usize;
+                m &= m - 1;
+                self.emit(out, a * W + i, b * W + j);
+            }
+        }
+    }
+
+    fn step(&self, (level, a, b): Work, stack: &mut Vec<Work>, out: &mut Vec<(u32, u32)>) {
+        if level == 0 {
+            // Only a one-bucket tree starts here; otherwise level 1 settles buckets.
+            if a == b {
+                self.inner_bucket(a as usize, out);
+            } else {
+                self.cross_buckets(a as usize, b as usize, out);
+            }
+            return;
+        }
+        let nodes = &self.levels[level as usize];
+        let (ua, ub) = (a as usize, b as usize);
+        let (base_a, base_b) = (ua * W, ub * W);
+        // Level 1 handles the bucket items of its children in place instead of pushing
+        // them: most work items are bucket pairs, and a push, a pop and a call per
+        // bucket pair cost as much as the pair's tests.
+        if a == b {
+            let na = &nodes[ua];
+            let mut m = na.overlap_mask(&na.bounds);
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let mut pm = na.overlap_mask(&na.child_box(i)) & !((2u32 << i) - 1);
+                let c = base_a + i;
+                if level == 1 {
+                    self.inner_bucket(c, out);
                     while pm != 0 {
                         let j = pm.trailing_zeros() as usize;
                         pm &= pm - 1;
-                        self.meet(na, i, na, j, stack, out);
+                        self.cross_buckets(c, base_a + j, out);
                     }
-                    if !na.is_leaf(i) {
-                        stack.push(Work::Inner(na.child[i]));
-                    }
-                }
-            }
-            Work::Cross(a, b) => {
-                let (na, nb) = (&self.nodes[a as usize], &self.nodes[b as usize]);
-                let mut ma = na.overlap_mask(&nb.bounds);
-                let mb = nb.overlap_mask(&na.bounds);
-                if mb == 0 {
-                    return;
-                }
-                while ma != 0 {
-                    let i = ma.trailing_zeros() as usize;
-                    ma &= ma - 1;
-                    let mut m = nb.overlap_mask(&na.child_box(i)) & mb;
-                    while m != 0 {
-                        let j = m.trailing_zeros() as usize;
-                        m &= m - 1;
-                        self.meet(na, i, nb, j, stack, out);
+                } else {
+                    stack.push((level - 1, c as u32, c as u32));
+                    while pm != 0 {
+                        let j = pm.trailing_zeros() as usize;
+                        pm &= pm - 1;
+                        stack.push((level - 1, c as u32, (base_a + j) as u32));
                     }
                 }
             }
-            Work::Probe(q, p, b) => {
-                let nb = &self.nodes[b as usize];
-                let mut m = nb.overlap_mask(&q);
-                while m != 0 {
-                    let j = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    if nb.is_leaf(j) {
-                        Self::emit(out, p, nb.child[j]);
-                    } else {
-                        stack.push(Work::Probe(q, p, nb.child[j]));
-                    }
+            return;
+        }
+        let (na, nb) = (&nodes[ua], &nodes[ub]);
+        let mut ma = na.overlap_mask(&nb.bounds);
+        let mb = nb.overlap_mask(&na.bounds);
+        if mb == 0 {
+            return;
+        }
+        while ma != 0 {
+            let i = ma.trailing_zeros() as usize;
+            ma &= ma - 1;
+            let mut m = nb.overlap_mask(&na.child_box(i)) & mb;
+            while m != 0 {
+                let j = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if level == 1 {
+                    self.cross_buckets(base_a + i, base_b + j, out);
+                } else {
+                    stack.push((level - 1, (base_a + i) as u32, (base_b + j) as u32));
                 }
             }
         }

@@ -259,3 +259,49 @@ fn refit_undoes_enlarge_looseness() {
         tree.area_cost()
     );
 }
+
+#[test]
+fn all_pairs_at_bucket_boundaries_and_after_edits() {
+    // Sizes around the 8-leaf buckets and 64-leaf nodes of the all-pairs snapshot,
+    // each checked right after a build (the arena scan), after box-only edits (still
+    // the scan) and after structural edits (the tree walk).
+    for (seed, n) in [0usize, 1, 2, 7, 8, 9, 63, 64, 65, 513, 4100]
+        .into_iter()
+        .enumerate()
+    {
+        let seed = 100 + seed as u64;
+        let mut rng = rng(seed);
+        let side = (4.0 * n.max(1) as f32).cbrt();
+        let mut boxes: Vec<Aabb> = (0..n).map(|_| random_box(&mut rng, side, 1.0)).collect();
+        let (mut tree, ids) = DynamicTree::from_aabbs(&boxes);
+        let check = |tree: &DynamicTree, boxes: &[Aabb], what: &str| {
+            let live: Vec<(u32, Aabb)> = boxes
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.min().x > -1e6)
+                .map(|(i, b)| (i as u32, *b))
+                .collect();
+            let mut got = tree.overlapping_pairs();
+            got.sort_unstable();
+            assert_eq!(got, brute_pairs(&live), "seed {seed} n {n}: {what}");
+        };
+        check(&tree, &boxes, "after build");
+        for k in (0..n).step_by(3) {
+            boxes[k] = translate(&boxes[k], random_dir(&mut rng) * 0.7);
+            tree.enlarge(ids[k], boxes[k]).unwrap();
+        }
+        check(&tree, &boxes, "after enlarge");
+        for k in (0..n).step_by(5) {
+            boxes[k] = random_box(&mut rng, side, 1.0);
+            tree.reinsert(ids[k], boxes[k]).unwrap();
+        }
+        for k in (1..n).step_by(7) {
+            tree.remove(ids[k]).unwrap();
+            // Marks a removed box for `check` (no box lies that far out).
+            boxes[k] = Aabb::new(Vec3::splat(-2e6), Vec3::splat(-2e6)).unwrap();
+        }
+        check(&tree, &boxes, "after reinsert and remove");
+        tree.rebuild();
+        check(&tree, &boxes, "after rebuild");
+    }
+}
