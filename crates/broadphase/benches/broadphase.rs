@@ -14,8 +14,9 @@
 //!   `DynamicTree::overlapping_pairs`; parry: `traverse_bvtt_single_tree::<false>`;
 //!   bvh-arena: `for_each_overlaping_pair`.
 //! - `frame`: move 10% of the boxes and bring the pairs up to date. widephase:
-//!   `move_proxy` per moved box + `Broadphase::update` (fat margin 0.2 x longest side,
-//!   began/ended lists and the full pair set maintained). parry (as rapier does it):
+//!   one `move_proxies` batch of the moved boxes + `Broadphase::update` (fat margin
+//!   0.2 x longest side, began/ended lists and the full pair set maintained). parry
+//!   (as rapier does it):
 //!   `insert_or_update_partially` with the same per-box margin, `refit`,
 //!   `optimize_incremental`, `traverse_bvtt_single_tree::<true>` collecting the pairs of
 //!   changed leaves (no pair-set bookkeeping, which favours parry). bvh-arena: remove +
@@ -130,11 +131,16 @@ impl Ours {
     }
 
     fn frame(&mut self, moves: &[(u32, Vec3)]) -> usize {
-        for &(i, d) in moves {
-            let i = i as usize;
-            self.scene.centres[i] += d;
-            self.bp.move_proxy(self.ids[i], self.scene.aabb(i)).unwrap();
-        }
+        // The caller's side (new boxes) stays serial, as in the baselines' frames.
+        let batch: Vec<(ProxyId, Aabb)> = moves
+            .iter()
+            .map(|&(i, d)| {
+                let i = i as usize;
+                self.scene.centres[i] += d;
+                (self.ids[i], self.scene.aabb(i))
+            })
+            .collect();
+        self.bp.move_proxies(&batch).unwrap();
         let c = self.bp.update();
         c.began.len() + c.ended.len()
     }

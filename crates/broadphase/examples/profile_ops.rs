@@ -3,7 +3,7 @@
 //! share the machine, unlike wall-clock time. For profiling with `perf record`.
 //!
 //! `cargo run --release -p broadphase --example profile_ops -- build|pairs|pairs_binary|parry_build|parry_pairs|frame [N]
-//! [reps] [margin_fraction]`
+//! [reps] [margin_fraction] [threads]`
 use broadphase::{Aabb, DynamicTree};
 use glam::Vec3;
 use rand::{Rng, SeedableRng};
@@ -34,8 +34,9 @@ fn main() {
         .collect();
     if what == "frame" {
         let frac: f32 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(0.2);
+        let threads: usize = args.get(5).and_then(|s| s.parse().ok()).unwrap_or(1);
         let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
+            .num_threads(threads)
             .build()
             .unwrap();
         pool.install(|| frame(&boxes, reps, frac, &mut rng));
@@ -121,6 +122,7 @@ fn frame(boxes: &[Aabb], frames: usize, frac: f32, rng: &mut ChaCha8Rng) {
     let ids = bp.insert_many(boxes.iter().map(|&b| (b, ()))).unwrap();
     bp.update();
     let mut total = 0.0;
+    let mut wall = 0.0;
     let mut moved = 0usize;
     for f in 0..frames + 300 {
         let moves: Vec<(usize, Vec3)> = rand::seq::index::sample(rng, n, n / 10)
@@ -140,25 +142,31 @@ fn frame(boxes: &[Aabb], frames: usize, frac: f32, rng: &mut ChaCha8Rng) {
             })
             .collect();
         let c0 = cpu_now();
-        for &(i, d) in &moves {
-            centres[i] += d;
-            moved += bp
-                .move_proxy(
+        let t0 = Instant::now();
+        let batch: Vec<_> = moves
+            .iter()
+            .map(|&(i, d)| {
+                centres[i] += d;
+                (
                     ids[i],
                     Aabb::from_center_half_extents(centres[i], half[i]).unwrap(),
                 )
-                .unwrap() as usize;
-        }
+            })
+            .collect();
+        moved += bp.move_proxies(&batch).unwrap();
         bp.update();
         if f >= 300 {
             total += cpu_now() - c0;
+            wall += t0.elapsed().as_secs_f64();
         }
         if f == 299 {
             moved = 0;
         }
     }
     println!(
-        "frame n={n} margin {frac}: avg on-cpu {:.3} ms, escapes/frame {:.0}, pairs {}",
+        "frame n={n} margin {frac} threads {}: avg wall {:.3} ms, on-cpu (calling thread) {:.3} ms, escapes/frame {:.0}, pairs {}",
+        rayon::current_num_threads(),
+        wall / frames as f64 * 1e3,
         total / frames as f64 * 1e3,
         moved as f64 / frames as f64,
         bp.pair_count()

@@ -254,6 +254,74 @@ fn query_chunk(tree: &DynamicTree, hot: &[Hot], chunk: &[u32]) -> ChunkResult {
     out
 }
 
+/// [`Broadphase::move_proxies`] aims for this many slot ranges (parallel tasks).
+const MOVE_RANGES: usize = 64;
+/// ... each at least this many slots, so that tiny scenes do not pay per-task costs.
+const MOVE_RANGE_MIN: usize = 1024;
+
+/// A move that left its fat box, to be applied to the tree after the parallel pass.
+struct Escape {
+    /// Position in the batch: escapes are applied in batch order.
+    k: u32,
+    slot: u32,
+    old_fat: Aabb,
+    fat: Aabb,
+}
+
+/// What one slot range of a batch move produced.
+struct RangeResult {
+    escapes: Vec<Escape>,
+    /// The first failed move of the range: (batch index, error).
+    first_err: Option<(usize, Error)>,
+}
+
+/// Applies the moves `idx` (batch indices, ascending) whose slots lie in `hot`, which
+/// starts at slot `base`: exactly [`Broadphase::move_proxy`]'s test and record updates,
+/// with the tree work deferred to [`Escape`]s.
+fn move_range(
+    config: &BroadphaseConfig,
+    hot: &mut [Hot],
+    base: usize,
+    moves: &[(ProxyId, Aabb)],
+    idx: &[u32],
+) -> RangeResult {
+    let mut out = RangeResult {
+        escapes: Vec::new(),
+        first_err: None,
+    };
+    for &k in idx {
+        let (id, aabb) = moves[k as usize];
+        let h = &mut hot[id.index as usize - base];
+        if h.generation != id.generation || !h.live {
+            out.first_err
+                .get_or_insert((k as usize, Error::StaleHandle));
+            continue;
+        }
+        let margin = config.margin(&aabb);
+        let slack = (h.fat.size() - aabb.size()).max_element();
+        if h.fat.contains(&aabb) && slack <= 4.0 * margin {
+            h.tight = aabb;
+            continue;
+        }
+        match aabb.fattened(margin) {
+            Ok(fat) => {
+                out.escapes.push(Escape {
+                    k,
+                    slot: id.index,
+                    old_fat: h.fat,
+                    fat,
+                });
+                h.tight = aabb;
+                h.fat = fat;
+            }
+            Err(e) => {
+                out.first_err.get_or_insert((k as usize, e));
+            }
+        }
+    }
+    out
+}
+
 impl<T> Broadphase<T> {
     /// An empty broadphase with the default configuration.
     pub fn new() -> Self {
@@ -493,6 +561,101 @@ impl<T> Broadphase<T> {
         self.hot[s].fat = fat;
         self.mark_moved(s as u32);
         Ok(true)
+    }
+
+    /// Moves many proxies at once: the same result as calling
+    /// [`move_proxy`](Self::move_proxy) for each element in order (same fat boxes, same
+    /// pairs at the next update), but the containment tests run in parallel on the
+    /// current rayon pool. Returns how many moves left their fat boxes.
+    ///
+    /// A frame of a large scene moves many proxies and almost all stay inside their fat
+    /// boxes; each such move costs a cache miss on the proxy's record and nothing else.
+    /// The batch spreads those misses over the pool's threads (moves are grouped by
+    /// slot range, so each thread owns a disjoint part of the proxy records); only the
+    /// few escapes touch the tree, serially and in batch order, so the tree and the
+    /// pairs do not depend on the thread count. A proxy may appear more than once: its
+    /// moves apply in batch order.
+    ///
+    /// Moves naming a stale handle are skipped and the others still applied, then
+    /// [`Error::StaleHandle`] is returned (deterministically, whatever the thread
+    /// count); likewise a move whose fat box would not be finite is skipped and reported
+    /// as [`Error::InfiniteCoordinate`] (the first error in batch order wins).
+    pub fn move_proxies(&mut self, moves: &[(ProxyId, Aabb)]) -> Result<usize, Error> {
+        let threads = rayon::current_num_threads();
+        if threads == 1 || moves.len() < self.config.parallel_min_moved {
+            let mut escaped = 0;
+            let mut first_err = None;
+            for &(id, aabb) in moves {
+                match self.move_proxy(id, aabb) {
+                    Ok(e) => escaped += usize::from(e),
+                    Err(e) => {
+                        first_err.get_or_insert(e);
+                    }
+                }
+            }
+            return first_err.map_or(Ok(escaped), Err);
+        }
+        // Group the moves by slot range (stable counting sort of batch indices), so
+        // that each parallel task owns `hot[range]` exclusively. The range count is
+        // fixed by the slot count alone: the grouping never depends on the threads.
+        let slots = self.hot.len();
+        let range = slots.div_ceil(MOVE_RANGES).max(MOVE_RANGE_MIN);
+        let ranges = slots.div_ceil(range);
+        let mut starts = vec![0u32; ranges + 1];
+        let mut first_err: Option<(usize, Error)> = None;
+        for (k, (id, _)) in moves.iter().enumerate() {
+            let s = id.index as usize;
+            if s < slots {
+                starts[s / range + 1] += 1;
+            } else if first_err.is_none() {
+                first_err = Some((k, Error::StaleHandle));
+            }
+        }
+        for r in 0..ranges {
+            starts[r + 1] += starts[r];
+        }
+        let mut fill = starts.clone();
+        let mut order = vec![0u32; starts[ranges] as usize];
+        for (k, (id, _)) in moves.iter().enumerate() {
+            let s = id.index as usize;
+            if s < slots {
+                let f = &mut fill[s / range];
+                order[*f as usize] = k as u32;
+                *f += 1;
+            }
+        }
+        let config = self.config;
+        let results: Vec<RangeResult> = self
+            .hot
+            .par_chunks_mut(range)
+            .enumerate()
+            .with_max_len(1)
+            .map(|(r, hot)| {
+                let idx = &order[starts[r] as usize..starts[r + 1] as usize];
+                move_range(&config, hot, r * range, moves, idx)
+            })
+            .collect();
+        // Escapes in batch order, as the serial calls would have applied them.
+        let mut escapes: Vec<Escape> = Vec::new();
+        for res in results {
+            if let Some(e) = res.first_err
+                && first_err.is_none_or(|f| e.0 < f.0)
+            {
+                first_err = Some(e);
+            }
+            escapes.extend(res.escapes);
+        }
+        escapes.sort_unstable_by_key(|e| e.k);
+        for e in &escapes {
+            let leaf = self.hot[e.slot as usize].leaf;
+            if e.fat.overlaps(&e.old_fat) {
+                self.tree.enlarge(leaf, e.fat)?;
+            } else {
+                self.tree.reinsert(leaf, e.fat)?;
+            }
+            self.mark_moved(e.slot);
+        }
+        first_err.map_or(Ok(escapes.len()), |(_, e)| Err(e))
     }
 
     /// Rebuilds the tree with the binned SAH builder (pairs are unaffected).

@@ -321,3 +321,110 @@ fn bulk_insert_matches_single_inserts() {
     assert!(c.is_empty());
     c.validate().unwrap();
 }
+
+/// `move_proxies` against one `move_proxy` call per move: same return values, same fat
+/// boxes, same pair changes and pair sets, on 1, 2 and 3 threads; batches include
+/// repeated proxies, stale handles, jumps and small steps.
+#[test]
+fn batch_moves_equal_single_moves_on_any_thread_count() {
+    for seed in [21u64, 22] {
+        let mut rng = rng(seed);
+        let n = 5000;
+        let side = (4.0 * n as f32).cbrt();
+        let boxes: Vec<Aabb> = (0..n).map(|_| random_box(&mut rng, side, 1.0)).collect();
+        let mut single: Broadphase<u32> = Broadphase::new();
+        let ids = single
+            .insert_many(boxes.iter().enumerate().map(|(i, b)| (*b, i as u32)))
+            .unwrap();
+        single.update();
+        // A stale handle: removed from every copy before the batches start.
+        let stale = ids[17];
+        single.remove(stale).unwrap();
+        single.update();
+        let mut batched: Vec<Broadphase<u32>> = vec![single.clone(); 3];
+        let mut current = boxes.clone();
+        for frame in 0..12 {
+            let mut batch: Vec<(ProxyId, Aabb)> = Vec::new();
+            for _ in 0..rng.random_range(100..1500) {
+                let k = rng.random_range(0..n);
+                let b = match rng.random_range(0..20) {
+                    0 => random_box(&mut rng, side, 1.0),
+                    1 => random_box(&mut rng, side, 0.2),
+                    _ => translate(&current[k], random_dir(&mut rng) * 0.05),
+                };
+                if k != 17 {
+                    current[k] = b;
+                }
+                batch.push((ids[k], b));
+            }
+            if frame % 3 == 1 {
+                // Repeat a few proxies later in the same batch.
+                for r in 0..20 {
+                    let (id, b) = batch[r * 3];
+                    let b2 = translate(&b, Vec3::new(0.3, -0.2, 0.1));
+                    current[id.index() as usize] = b2;
+                    batch.push((id, b2));
+                }
+            }
+            if frame % 2 == 0 {
+                let mid = batch.len() / 2;
+                batch.insert(mid, (stale, boxes[0]));
+            }
+            let mut want_escapes = 0;
+            let mut want_err = None;
+            for &(id, b) in &batch {
+                match single.move_proxy(id, b) {
+                    Ok(e) => want_escapes += usize::from(e),
+                    Err(e) => {
+                        want_err.get_or_insert(e);
+                    }
+                }
+            }
+            let want = if let Some(e) = want_err {
+                Err(e)
+            } else {
+                Ok(want_escapes)
+            };
+            let want_changes = {
+                let c = single.update();
+                (c.began.to_vec(), c.ended.to_vec())
+            };
+            let want_pairs: Vec<Pair> = single.pairs().collect();
+            for (t, bp) in batched.iter_mut().enumerate() {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(t + 1)
+                    .build()
+                    .unwrap();
+                let got = pool.install(|| bp.move_proxies(&batch));
+                assert_eq!(got, want, "seed {seed} frame {frame} threads {}", t + 1);
+                let changes = pool.install(|| {
+                    let c = bp.update();
+                    (c.began.to_vec(), c.ended.to_vec())
+                });
+                assert_eq!(
+                    changes,
+                    want_changes,
+                    "seed {seed} frame {frame} threads {}: changes",
+                    t + 1
+                );
+                let pairs: Vec<Pair> = bp.pairs().collect();
+                assert_eq!(pairs, want_pairs, "seed {seed} frame {frame}: pairs");
+                for &id in &ids {
+                    assert_eq!(bp.fat_aabb(id), single.fat_aabb(id), "seed {seed}: fat");
+                    assert_eq!(bp.aabb(id), single.aabb(id), "seed {seed}: tight");
+                }
+                bp.validate()
+                    .unwrap_or_else(|e| panic!("seed {seed} frame {frame}: {e}"));
+            }
+            if frame % 4 == 3 {
+                // The stale handle, on its own and inside a batch.
+                assert_eq!(single.move_proxy(stale, boxes[17]), Err(Error::StaleHandle));
+            }
+        }
+        assert_eq!(single.pairs().collect::<Vec<_>>(), {
+            let mut p = single.pairs_from_scratch();
+            p.sort_unstable_by_key(|p| (p.a.index(), p.b.index()));
+            p
+        });
+    }
+}
