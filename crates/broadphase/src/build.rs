@@ -224,12 +224,18 @@ pub(crate) fn build(leaves: impl ExactSizeIterator<Item = (Aabb, u32, u32)>) -> 
         });
     }
     // Preorder puts children after parents, so the reverse is a bottom-up order.
+    // Branch-free (leaves and internal nodes alternate at random): a leaf reads its
+    // own slot instead of its (absent) children and keeps height 0.
     for n in (0..out.nodes.len()).rev() {
         let node = out.nodes[n];
-        if !node.is_leaf() {
-            out.height[n] =
-                1 + out.height[node.child1 as usize].max(out.height[node.child2 as usize]);
-        }
+        let leaf = node.is_leaf();
+        let (c1, c2) = if leaf {
+            (n, n)
+        } else {
+            (node.child1 as usize, node.child2 as usize)
+        };
+        let h = 1 + out.height[c1].max(out.height[c2]);
+        out.height[n] = if leaf { 0 } else { h };
     }
     out
 }
@@ -263,10 +269,15 @@ fn split_binned<const AXIS: usize>(
     // Slightly under bins/extent so the largest centre maps inside the last bin.
     let scale = bins as f32 * (1.0 - 1e-6) / extent;
     let mut boxes = [Bounds::EMPTY; MAX_BINS];
+    // Centre bounds per bin, so the children's centre bounds (which pick their split
+    // axes) come from the bins instead of another pass over the items.
+    let mut cbox = [Bounds::EMPTY; MAX_BINS];
     let mut counts = [0u32; MAX_BINS];
     for it in range.iter() {
-        let b = bin_of(lane::<AXIS>(it.centre2()), lo, scale, bins);
+        let c = it.centre2();
+        let b = bin_of(lane::<AXIS>(c), lo, scale, bins);
         boxes[b].grow(it.min, it.max);
+        cbox[b].grow(c, c);
         counts[b] += 1;
     }
     // Right-to-left sweep: area and count of bins i.. for every i.
@@ -302,50 +313,27 @@ fn split_binned<const AXIS: usize>(
         let (mid, l, r) = split_middle_centres(range);
         return (mid, node_box, l, r);
     }
-    // In-place partition; the bin index is recomputed with the same formula, so every
-    // item lands on the side it was counted on.
-    // Hoare-style: each misplaced pair costs one swap.
-    let mut left_c = Bounds::EMPTY;
-    let mut right_c = Bounds::EMPTY;
-    // Bin `b` holds centres with `(c - lo) * scale` in `[b, b + 1)`: one compare against
-    // the split plane replaces recomputing bin indices.
-    let plane = best_split as f32;
-    let goes_left = |it: &Item| (lane::<AXIS>(it.centre2()) - lo) * scale < plane;
+    let (mut left_c, mut right_c) = (Bounds::EMPTY, Bounds::EMPTY);
+    for (b, c) in cbox[..bins].iter().enumerate() {
+        if b < best_split {
+            left_c = left_c.merge(c);
+        } else {
+            right_c = right_c.merge(c);
+        }
+    }
+    // Branch-free in-place partition: every item is swapped to the end of the left
+    // part, which only grows past items that go left. Which side an item goes is
+    // random, so a branchy partition mispredicts on half the items; two 32-byte swaps
+    // per item are cheaper. The bin index is recomputed with the same formula, so
+    // every item lands on the side it was counted on.
     let mut i = 0;
-    let mut j = n;
-    // Every iteration of either inner loop moves `i` up or `j` down.
-    'outer: for _ in 0..n {
-        loop {
-            if i == j {
-                break 'outer;
-            }
-            if !goes_left(&range[i]) {
-                break;
-            }
-            let c = range[i].centre2();
-            left_c.grow(c, c);
-            i += 1;
-        }
-        loop {
-            if i == j {
-                break 'outer;
-            }
-            j -= 1;
-            if goes_left(&range[j]) {
-                break;
-            }
-            let c = range[j].centre2();
-            right_c.grow(c, c);
-        }
+    for j in 0..n {
+        let b = bin_of(lane::<AXIS>(range[j].centre2()), lo, scale, bins);
         range.swap(i, j);
-        let c = range[i].centre2();
-        left_c.grow(c, c);
-        i += 1;
-        let c = range[j].centre2();
-        right_c.grow(c, c);
+        i += usize::from(b < best_split);
     }
     if i == 0 || i == n {
-        // The plane test disagreed with binning at a rounding boundary.
+        // Cannot happen (both sides were counted non-empty); kept as a safe fallback.
         let (mid, l, r) = split_middle_centres(range);
         return (mid, node_box, l, r);
     }

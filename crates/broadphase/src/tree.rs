@@ -724,16 +724,25 @@ impl DynamicTree {
     pub fn from_aabbs(boxes: &[Aabb]) -> (Self, Vec<LeafId>) {
         let mut tree = Self::new();
         assert!(boxes.len() < (NULL / 2) as usize, "too many boxes");
-        tree.nodes.reserve(boxes.len() * 2);
-        tree.parent.reserve(boxes.len() * 2);
-        tree.height.reserve(boxes.len() * 2);
-        tree.node_leaf.reserve(boxes.len() * 2);
-        let ids = boxes
-            .iter()
-            .enumerate()
-            .map(|(i, b)| tree.push_unlinked_leaf(*b, i as u32))
+        // Leaf `i` gets handle slot `i` (generation 0) and payload `i`; the builder
+        // reads the boxes directly instead of allocating unlinked leaves first.
+        let n = boxes.len();
+        tree.leaf_node = vec![NULL; n];
+        tree.leaf_generation = vec![0; n];
+        tree.leaf_count = n as u32;
+        let built = crate::build::build(
+            boxes
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (*b, i as u32, i as u32)),
+        );
+        tree.install(built);
+        let ids = (0..n as u32)
+            .map(|index| LeafId {
+                index,
+                generation: 0,
+            })
             .collect();
-        tree.rebuild();
         (tree, ids)
     }
 
@@ -745,6 +754,11 @@ impl DynamicTree {
             .map(|i| (self.nodes[i].aabb, self.nodes[i].child2, self.node_leaf[i]))
             .collect();
         let built = crate::build::build(leaves.into_iter());
+        self.install(built);
+    }
+
+    /// Replaces the arena by a freshly built one and points the leaf table at it.
+    fn install(&mut self, built: crate::build::Built) {
         for (n, &id) in built.node_leaf.iter().enumerate() {
             if id != NULL {
                 self.leaf_node[id as usize] = n as u32;
