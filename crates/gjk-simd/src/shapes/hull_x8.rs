@@ -111,21 +111,43 @@ impl HullX8 {
 impl SupportMapX8 for HullX8 {
     /// Lockstep scan over the vertex index, all lanes at once: per row, one dot
     /// product and a select of the better vertex.
+    ///
+    /// The rows are split into four contiguous segments scanned as independent
+    /// chains (a single chain is bound by the latency of compare-and-select), and
+    /// the segments' winners are merged in order with the same strict `>`: the
+    /// first maximum of a segment that holds the first global maximum wins, so the
+    /// result is exactly the sequential scan's (the lowest index among ties).
     #[inline(always)]
     fn support_core(&self, dir: Vec3x8, active: Mask8) -> Vec3x8 {
-        let n = self.rows_for(active);
-        let Some(first) = self.rows.first() else {
+        let n = self.rows_for(active).max(1);
+        let rows = &self.rows[..n.min(self.rows.len())];
+        if rows.is_empty() {
             return Vec3x8::ZERO;
-        };
-        let mut best = *first;
-        let mut best_dot = best.dot(dir);
-        for row in self.rows.iter().take(n).skip(1) {
-            let d = row.dot(dir);
-            let better = d.gt(best_dot);
-            best_dot = better.select(d, best_dot);
-            best = better.select(*row, best);
         }
-        best
+        let scan = |seg: &[Vec3x8]| -> (Vec3x8, f32x8) {
+            let mut best = seg[0];
+            let mut best_dot = best.dot(dir);
+            for row in &seg[1..] {
+                let d = row.dot(dir);
+                let better = d.gt(best_dot);
+                best_dot = better.select(d, best_dot);
+                best = better.select(*row, best);
+            }
+            (best, best_dot)
+        };
+        let merge = |(best, best_dot): (Vec3x8, f32x8), (p, d): (Vec3x8, f32x8)| {
+            let better = d.gt(best_dot);
+            (better.select(p, best), better.select(d, best_dot))
+        };
+        if rows.len() < 8 {
+            return scan(rows).0;
+        }
+        let q = rows.len() / 4;
+        let s0 = scan(&rows[..q]);
+        let s1 = scan(&rows[q..2 * q]);
+        let s2 = scan(&rows[2 * q..3 * q]);
+        let s3 = scan(&rows[3 * q..]);
+        merge(merge(merge(s0, s1), s2), s3).0
     }
     #[inline(always)]
     fn bounding_radius(&self) -> f32x8 {
@@ -137,6 +159,10 @@ impl SupportMapX8 for HullX8 {
 }
 
 impl LaneShape for HullX8 {
+    /// Lanes holding the same hull (by address) are filled together: each row
+    /// blends a splat of that hull's vertex into the lanes' mask, so a batch of one
+    /// hull costs one splat per row and a batch of k distinct hulls k blends per
+    /// row. Rows are reused outright when the lanes' hulls repeat.
     fn pack(&mut self, shapes: &[&Shape; 8], _len: usize) {
         let hulls: [Option<&ConvexHull>; 8] = shapes.map(|s| match s {
             Shape::ConvexHull(h) => Some(&**h),
@@ -147,26 +173,43 @@ impl LaneShape for HullX8 {
             return;
         }
         self.packed_from = addresses;
-        if let Some(h) = hulls[0]
-            && addresses.iter().all(|&a| a == addresses[0])
-        {
-            // One hull in every lane (the driver groups pairs by hull): splat rows.
-            let verts = h.vertices();
-            self.rows.clear();
-            self.rows.extend(verts.iter().map(|&v| Vec3x8::splat(v)));
-            self.counts = [verts.len() as u32; 8];
-            self.bounding_radius = f32x8::splat(h.bounding_radius());
-            // Validated hulls have finite vertices and radius.
-            self.finite = Mask8Default(Mask8::ALL);
+        let Some(first) = hulls[0] else {
+            // Not hulls (never from the driver): no valid lane.
+            *self = HullX8::default();
             return;
-        }
-        let mut lanes: [(&[Vec3], f32); 8] = [(&[], 0.0); 8];
-        for (lane, h) in lanes.iter_mut().zip(hulls) {
-            if let Some(h) = h {
-                *lane = (h.vertices(), h.bounding_radius());
+        };
+        let rows = hulls
+            .iter()
+            .map(|h| h.map_or(0, |h| h.vertices().len()))
+            .max()
+            .unwrap_or(0);
+        let splat_row = |h: &ConvexHull, j: usize| {
+            let v = h.vertices();
+            Vec3x8::splat(v.get(j).copied().unwrap_or(v[0]))
+        };
+        self.rows.clear();
+        self.rows.extend((0..rows).map(|j| splat_row(first, j)));
+        let mut radius = [0.0f32; 8];
+        let mut done = 0u8;
+        for lane in 0..8 {
+            let Some(h) = hulls[lane] else { continue };
+            self.counts[lane] = h.vertices().len() as u32;
+            radius[lane] = h.bounding_radius();
+            if done >> lane & 1 == 1 {
+                continue;
+            }
+            let same = addresses.map(|a| a == addresses[lane]);
+            let mask = Mask8::from_bools(same);
+            done |= mask.bitmask();
+            if lane > 0 {
+                for (j, row) in self.rows.iter_mut().enumerate() {
+                    *row = mask.select(splat_row(h, j), *row);
+                }
             }
         }
-        self.fill(&lanes);
+        self.bounding_radius = f32x8::new(radius);
+        // Validated hulls have finite vertices and radii.
+        self.finite = Mask8Default(Mask8::from_bools(hulls.map(|h| h.is_some())));
     }
 }
 
