@@ -6,10 +6,12 @@
 //! - [`DynamicTree`]: an arena-backed binary AABB tree with surface-area insertion
 //!   (branch-and-bound sibling search), rotations, removal, exact or grow-only in-place
 //!   refit, a binned SAH rebuild that lays nodes out depth-first, box and ray queries,
-//!   all pairs from scratch (through an 8-wide `f32x8` snapshot), and `validate()`. No
+//!   all pairs from scratch (through an implicit 8-ary `f32x8` tree over the leaves in
+//!   tree order, cheap to build per call), and `validate()`. No
 //!   recursion anywhere: every traversal uses an explicit heap stack.
 //! - [`Broadphase`]: proxies with user data and fat boxes; moves that stay within the
-//!   fat box cost a containment test; [`Broadphase::update`] queries the tree only for
+//!   fat box cost a containment test ([`Broadphase::move_proxies`] runs those tests in
+//!   parallel for a whole frame's moves); [`Broadphase::update`] queries the tree only for
 //!   proxies that left their fat boxes (in parallel with rayon) and reports the pairs
 //!   that began and ended, in a deterministic order.
 //!

@@ -9,7 +9,8 @@
 //! lowest common ancestor.
 //!
 //! This binary traversal backs the allocation-free serial callback API; the `Vec`
-//! returning [`DynamicTree::overlapping_pairs`] uses the faster 8-wide snapshot.
+//! returning [`DynamicTree::overlapping_pairs`] uses the faster implicit 8-ary tree of
+//! `wide_pairs.rs`.
 
 use crate::tree::{DynamicTree, NULL};
 
@@ -25,8 +26,8 @@ impl DynamicTree {
     }
 
     /// All pairs `(p, q)`, `p < q`, of payloads whose leaf boxes overlap, computed from
-    /// scratch on the current rayon thread pool through an 8-wide `f32x8` snapshot of
-    /// the tree (see `wide_pairs.rs`). The result, order included, is the same for any
+    /// scratch on the current rayon thread pool through an implicit 8-ary `f32x8` tree
+    /// over the leaves in tree order (see `wide_pairs.rs`). The result, order included, is the same for any
     /// number of threads.
     pub fn overlapping_pairs(&self) -> Vec<(u32, u32)> {
         crate::wide_pairs::WideSnapshot::new(self).pairs()
