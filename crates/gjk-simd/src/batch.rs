@@ -64,17 +64,18 @@ impl std::error::Error for BatchError {}
 pub enum Parallelism {
     /// Everything on the calling thread.
     Sequential,
-    /// Chunks of batches on the current rayon pool (use
-    /// `rayon::ThreadPool::install` to choose the thread count). Each task takes
-    /// at least `min_batches_per_task` batches of eight pairs.
+    /// Blocks of consecutive pairs on the current rayon pool (use
+    /// `rayon::ThreadPool::install` to choose the thread count), each bucketed and
+    /// run by one task. A block holds 2048 pairs, or `min_batches_per_task` batches
+    /// of eight pairs if that is more.
     Rayon {
-        /// Lower bound of batches per rayon task (amortizes scheduling; 0 acts as 1).
+        /// Lower bound of batches per rayon task (amortizes scheduling).
         min_batches_per_task: usize,
     },
 }
 
 impl Default for Parallelism {
-    /// Rayon with tasks of at least 16 batches (128 pairs).
+    /// Rayon with tasks of at least 16 batches (in effect blocks of 2048 pairs).
     fn default() -> Self {
         Parallelism::Rayon {
             min_batches_per_task: 16,
@@ -347,7 +348,10 @@ fn for_each_run(keys: &[u8], mut f: impl FnMut(u8, usize)) {
         {
             len += 8;
         }
-        len += rest[len..].iter().position(|&x| x != k).unwrap_or(rest.len() - len);
+        len += rest[len..]
+            .iter()
+            .position(|&x| x != k)
+            .unwrap_or(rest.len() - len);
         f(k, len);
         rest = &rest[len..];
     }

@@ -26,6 +26,9 @@ pub struct HullX8 {
     /// driver (0: not packed from shapes). Within one driver call the shapes are
     /// borrowed, so equal addresses mean equal hulls and the rows can be reused.
     packed_from: [usize; 8],
+    /// The vertex count of every lane when all lanes have the same (else 0): the
+    /// scan's trip count without looking at the active lanes.
+    uniform_count: usize,
 }
 
 /// `Mask8` defaulting to "no lane" (private helper so `HullX8` can derive `Default`).
@@ -91,12 +94,26 @@ impl HullX8 {
         }
         self.bounding_radius = f32x8::new(radius);
         self.finite = Mask8Default(Mask8::from_bools(finite) & f32x8::new(radius).finite());
+        self.uniform_count = self.common_count();
+    }
+
+    /// The common vertex count of all lanes, or 0 when they differ.
+    fn common_count(&self) -> usize {
+        let c = self.counts[0];
+        if self.counts.iter().all(|&x| x == c) {
+            c as usize
+        } else {
+            0
+        }
     }
 
     /// The longest vertex list among the lanes of `active`: the scan's trip count,
     /// so finished lanes with big hulls do not slow down the others.
     #[inline(always)]
     fn rows_for(&self, active: Mask8) -> usize {
+        if self.uniform_count != 0 {
+            return self.uniform_count.min(self.rows.len());
+        }
         let bits = active.bitmask();
         let mut n = 0;
         for (lane, &c) in self.counts.iter().enumerate() {
@@ -192,7 +209,10 @@ impl LaneShape for HullX8 {
         let mut radius = [0.0f32; 8];
         let mut done = 0u8;
         for lane in 0..8 {
-            let Some(h) = hulls[lane] else { continue };
+            let Some(h) = hulls[lane] else {
+                self.counts[lane] = 0;
+                continue;
+            };
             self.counts[lane] = h.vertices().len() as u32;
             radius[lane] = h.bounding_radius();
             if done >> lane & 1 == 1 {
@@ -208,6 +228,7 @@ impl LaneShape for HullX8 {
             }
         }
         self.bounding_radius = f32x8::new(radius);
+        self.uniform_count = self.common_count();
         // Validated hulls have finite vertices and radii.
         self.finite = Mask8Default(Mask8::from_bools(hulls.map(|h| h.is_some())));
     }
