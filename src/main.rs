@@ -87,6 +87,7 @@ fn advance(
     side: f32,
     dt: f32,
 ) -> Result<(), Box<dyn std::error::Error>> {
+    let mut moves = Vec::with_capacity(movers.len());
     for m in movers.iter_mut() {
         let pose = world.body(m.id)?.pose;
         let mut t = pose.translation() + m.velocity * dt;
@@ -97,8 +98,9 @@ fn advance(
             }
         }
         let rotation = Quat::from_scaled_axis(m.spin * dt) * pose.rotation();
-        world.set_pose(m.id, Pose::new(rotation, t)?)?;
+        moves.push((m.id, Pose::new(rotation, t)?));
     }
+    world.set_poses(&moves)?;
     Ok(())
 }
 

@@ -154,6 +154,21 @@ impl World {
         Ok(())
     }
 
+    /// Moves many bodies at once: the broadphase checks them against their fat
+    /// boxes in parallel and touches the tree only for the ones that escaped. Either
+    /// every handle is valid and every body moves, or nothing changes.
+    pub fn set_poses(&mut self, moves: &[(BodyId, Pose)]) -> Result<(), WorldError> {
+        let mut boxes = Vec::with_capacity(moves.len());
+        for (id, pose) in moves {
+            boxes.push((id.0, bounds(&self.broadphase.data(id.0)?.shape, pose)?));
+        }
+        self.broadphase.move_proxies(&boxes)?;
+        for (id, pose) in moves {
+            self.broadphase.data_mut(id.0)?.pose = *pose;
+        }
+        Ok(())
+    }
+
     /// Updates the broadphase, then runs the wide distance query on every candidate
     /// pair. Results do not depend on the thread count or the batching.
     pub fn step(&mut self) -> Result<StepReport, WorldError> {
