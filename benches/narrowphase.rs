@@ -142,8 +142,35 @@ fn p_capsule(s: &Shape) -> ps::Capsule {
     let c = capsule(s);
     ps::Capsule::new_y(c.half_height(), c.radius())
 }
-fn p_hull(s: &Shape) -> ps::ConvexPolyhedron {
-    ps::ConvexPolyhedron::from_convex_hull(hull(s).vertices()).expect("same hull")
+/// A parry polyhedron shared by every pair that uses the same hull, as gjk-core's
+/// `Arc<ConvexHull>` is: one copy per pair would cost parry cache misses ours
+/// does not pay.
+struct SharedPolyhedron(std::sync::Arc<ps::ConvexPolyhedron>);
+
+impl ps::SupportMap for SharedPolyhedron {
+    fn local_support_point(&self, dir: parry3d::math::Vector) -> parry3d::math::Vector {
+        self.0.local_support_point(dir)
+    }
+}
+
+thread_local! {
+    static POLYHEDRA: std::cell::RefCell<Vec<(*const gjk_core::ConvexHull, std::sync::Arc<ps::ConvexPolyhedron>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn p_hull(s: &Shape) -> SharedPolyhedron {
+    let h = hull(s);
+    let key = std::sync::Arc::as_ptr(&h);
+    POLYHEDRA.with_borrow_mut(|cache| {
+        if let Some((_, p)) = cache.iter().find(|(k, _)| *k == key) {
+            return SharedPolyhedron(p.clone());
+        }
+        let p = std::sync::Arc::new(
+            ps::ConvexPolyhedron::from_convex_hull(h.vertices()).expect("same hull"),
+        );
+        cache.push((key, p.clone()));
+        SharedPolyhedron(p)
+    })
 }
 
 fn narrowphase(c: &mut Criterion) {
