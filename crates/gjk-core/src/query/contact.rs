@@ -3,7 +3,7 @@
 use glam::Vec3;
 
 use super::epa::penetration;
-use super::gjk::{Goal, run};
+use super::gjk::{Goal, dilate, run};
 use super::minkowski::Minkowski;
 use super::status::Status;
 use crate::pose::Pose;
@@ -54,13 +54,14 @@ where
         if gap > prediction.max(touch) {
             return None;
         }
-        let n = (-out.v / out.v.length()).as_vec3();
+        let n = out.normal();
         let (core_a, core_b) = out.simplex.witnesses();
+        let (point_a, point_b) = dilate(n, core_a, core_b, (ma, mb));
         return Some(Contact {
             depth: -gap,
             normal: pose_a.transform_vector(n),
-            point_a: world_point(core_a + n * ma),
-            point_b: world_point(core_b - n * mb),
+            point_a: world_point(point_a),
+            point_b: world_point(point_b),
             iterations: out.iterations,
             status: out.status,
         });
@@ -68,11 +69,12 @@ where
 
     let pen = penetration(&mut m, &out.simplex, touch);
     let n = pen.normal;
+    let (point_a, point_b) = dilate(n, pen.point_a, pen.point_b, (ma, mb));
     Some(Contact {
         depth: pen.depth + ma + mb,
         normal: pose_a.transform_vector(n),
-        point_a: world_point(pen.point_a + n * ma),
-        point_b: world_point(pen.point_b - n * mb),
+        point_a: world_point(point_a),
+        point_b: world_point(point_b),
         iterations: out.iterations + pen.iterations,
         status: pen.status,
     })

@@ -65,6 +65,26 @@ pub(crate) struct GjkOutcome {
     pub status: Status,
 }
 
+impl GjkOutcome {
+    /// The unit normal from A to B when the cores are apart: `-v` is the exact
+    /// direction of the closest point, whereas the witness difference carries the
+    /// rounding of the weights.
+    pub fn normal(&self) -> Vec3 {
+        (-self.v / self.v.length()).as_vec3()
+    }
+}
+
+/// Witness points of the whole shapes from those of their cores: each pushed out
+/// along the A-to-B `normal` by its own shape's margin.
+pub(crate) fn dilate(
+    normal: Vec3,
+    core_a: Vec3,
+    core_b: Vec3,
+    (ma, mb): (f32, f32),
+) -> (Vec3, Vec3) {
+    (core_a + normal * ma, core_b - normal * mb)
+}
+
 /// The GJK loop on the cores, in A's frame.
 ///
 /// Termination tests, in order: containment (`|v|` within the touch tolerance),
@@ -229,13 +249,12 @@ where
             status: out.status,
         };
     }
-    // -v is the exact direction of the closest point; the witness difference
-    // carries the rounding of the weights.
-    let n = (-out.v / out.v.length()).as_vec3();
+    let n = out.normal();
+    let (point_a, point_b) = dilate(n, core_a, core_b, (ma, mb));
     Distance {
         distance: gap,
-        point_a: world(core_a + n * ma),
-        point_b: world(core_b - n * mb),
+        point_a: world(point_a),
+        point_b: world(point_b),
         normal: pose_a.transform_vector(n),
         iterations: out.iterations,
         status: out.status,
