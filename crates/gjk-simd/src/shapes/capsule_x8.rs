@@ -3,7 +3,7 @@
 use gjk_core::{Capsule, Shape};
 use wide::f32x8;
 
-use super::shape_x8::{LaneShape, SupportMapX8};
+use super::shape_x8::{LaneShape, SupportMapX8, pack_axial};
 use super::signed_extent;
 use crate::math::{CmpX8, Mask8, Vec3x8};
 
@@ -52,13 +52,9 @@ impl SupportMapX8 for CapsuleX8 {
 impl LaneShape for CapsuleX8 {
     #[inline(always)]
     fn pack(&mut self, shapes: &[&Shape; 8], _len: usize) {
-        let (mut h, mut r) = ([0.0f32; 8], [0.0f32; 8]);
-        for (k, s) in shapes.iter().enumerate() {
-            if let Shape::Capsule(c) = s {
-                (h[k], r[k]) = (c.half_height(), c.radius());
-            }
-        }
-        self.half_height = f32x8::new(h);
-        self.radius = f32x8::new(r);
+        (self.half_height, self.radius) = pack_axial(shapes, |s| match s {
+            Shape::Capsule(c) => Some((c.half_height(), c.radius())),
+            _ => None,
+        });
     }
 }

@@ -4,7 +4,7 @@ use gjk_core::{Cone, Shape};
 use wide::f32x8;
 
 use super::disc_support;
-use super::shape_x8::{LaneShape, SupportMapX8};
+use super::shape_x8::{LaneShape, SupportMapX8, pack_axial};
 use crate::math::{CmpX8, Mask8, Vec3x8};
 
 /// Eight solid cones about their local Y axes, apex at `+half_height`, base disc at
@@ -52,13 +52,9 @@ impl SupportMapX8 for ConeX8 {
 impl LaneShape for ConeX8 {
     #[inline(always)]
     fn pack(&mut self, shapes: &[&Shape; 8], _len: usize) {
-        let (mut h, mut r) = ([0.0f32; 8], [0.0f32; 8]);
-        for (k, s) in shapes.iter().enumerate() {
-            if let Shape::Cone(c) = s {
-                (h[k], r[k]) = (c.half_height(), c.radius());
-            }
-        }
-        self.half_height = f32x8::new(h);
-        self.radius = f32x8::new(r);
+        (self.half_height, self.radius) = pack_axial(shapes, |s| match s {
+            Shape::Cone(c) => Some((c.half_height(), c.radius())),
+            _ => None,
+        });
     }
 }

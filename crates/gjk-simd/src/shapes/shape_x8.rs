@@ -39,3 +39,19 @@ pub(crate) trait LaneShape: SupportMapX8 + Default {
     /// queried); an implementation may skip them.
     fn pack(&mut self, shapes: &[&Shape; 8], len: usize);
 }
+
+/// The `(half_height, radius)` rows of eight axial shapes (capsules, cylinders,
+/// cones), read by `dims`; a lane whose shape `dims` does not take stays zero.
+#[inline(always)]
+pub(crate) fn pack_axial(
+    shapes: &[&Shape; 8],
+    dims: impl Fn(&Shape) -> Option<(f32, f32)>,
+) -> (f32x8, f32x8) {
+    let (mut h, mut r) = ([0.0f32; 8], [0.0f32; 8]);
+    for (k, s) in shapes.iter().enumerate() {
+        if let Some(d) = dims(s) {
+            (h[k], r[k]) = d;
+        }
+    }
+    (f32x8::new(h), f32x8::new(r))
+}
