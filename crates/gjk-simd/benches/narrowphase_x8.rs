@@ -10,7 +10,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use gjk_core::glam::{Quat, Vec3};
+use gjk_core::glam::Vec3;
 use gjk_core::{Capsule, ConvexHull, Cuboid, Pose, Shape, Sphere};
 use gjk_simd::{
     CapsuleX8, CuboidX8, HullX8, Mask8, Parallelism, PoseX8, SphereX8, SupportMapX8,
@@ -26,34 +26,7 @@ use rand_chacha::ChaCha8Rng;
 
 const PAIRS: usize = 16_384;
 
-fn unit(rng: &mut impl Rng) -> Vec3 {
-    loop {
-        let v = Vec3::new(
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-        );
-        let l = v.length_squared();
-        if l > 1e-3 && l <= 1.0 {
-            return v / l.sqrt();
-        }
-    }
-}
-
-fn rotation(rng: &mut impl Rng) -> Quat {
-    loop {
-        let q = Quat::from_xyzw(
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-        );
-        let l = q.length_squared();
-        if l > 1e-3 && l <= 1.0 {
-            return q.normalize();
-        }
-    }
-}
+use testkit::workload::{random_rotation as rotation, random_unit as unit};
 
 /// A shape in both libraries' types.
 #[derive(Clone)]

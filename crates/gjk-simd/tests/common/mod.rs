@@ -17,34 +17,14 @@ pub fn rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
 }
 
-/// A uniformly random rotation (normalized 4D Gaussian-ish via rejection).
+/// A uniformly random rotation (the workspace's shared generator).
 pub fn rotation(rng: &mut impl Rng) -> Quat {
-    loop {
-        let q = Quat::from_xyzw(
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-        );
-        let l = q.length_squared();
-        if l > 1e-3 && l <= 1.0 {
-            return q.normalize();
-        }
-    }
+    testkit::workload::random_rotation(rng)
 }
 
+/// A uniformly random unit vector (the workspace's shared generator).
 pub fn unit_vector(rng: &mut impl Rng) -> Vec3 {
-    loop {
-        let v = Vec3::new(
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-        );
-        let l = v.length_squared();
-        if l > 1e-3 && l <= 1.0 {
-            return v / l.sqrt();
-        }
-    }
+    testkit::workload::random_unit(rng)
 }
 
 /// Hulls of `n` random points on spheres of radius 1..2, `n` from 4 to 48 so lanes
