@@ -267,11 +267,19 @@ where
         }
         active = active.and_not(converged);
 
-        let solved = simplex.solve::<WITNESS>(w, active);
-        let enclosed = active & solved.enclosed;
+        // The boolean query takes the lean sub-algorithm (no weights); distance
+        // queries the weighted one, whose weights give the witness points.
+        let (solved_v, solved_vv, keep, enclosed, weighted) = if BOOLEAN {
+            let s = simplex.solve_boolean(w, active);
+            (s.v, s.vv, s.keep, s.enclosed, None)
+        } else {
+            let s = simplex.solve(w, active);
+            (s.v, s.vv, s.keep(), s.enclosed, Some(s))
+        };
+        let enclosed = active & enclosed;
         cores_overlap |= enclosed;
         intersected |= enclosed;
-        if WITNESS {
+        if let Some(solved) = &weighted {
             for k in 0..3 {
                 simplex.weights[k] = enclosed.select(solved.weights[k], simplex.weights[k]);
                 simplex.exists[k] |= enclosed;
@@ -286,14 +294,14 @@ where
         active = active.and_not(enclosed);
 
         // No decrease of |v|: the previous simplex is as good as it gets in f32.
-        let stalled = active & solved.vv.ge(vv);
+        let stalled = active & solved_vv.ge(vv);
         if BOOLEAN {
             intersected |= stalled & within_reach;
         }
         active = active.and_not(stalled);
 
-        simplex.update::<WITNESS>(active, &solved, w, a, b);
-        v = active.select(solved.v, v);
+        simplex.update::<WITNESS>(active, keep, weighted.as_ref(), w, a, b);
+        v = active.select(solved_v, v);
         // Lanes that left `active` during this trip are now finished.
         terminated |= !active;
     }

@@ -92,6 +92,28 @@ pub(crate) struct Solved {
     pub enclosed: Mask8,
 }
 
+/// The nearest feature found by [`SimplexX8::solve_boolean`]: which old vertices it
+/// keeps instead of their weights, which the boolean query never reads.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SolvedBoolean {
+    /// The closest point of the simplex (with `w`) to the origin.
+    pub v: Vec3x8,
+    /// `|v|²`.
+    pub vv: f32x8,
+    /// Which slots the nearest feature keeps.
+    pub keep: [Mask8; 3],
+    /// Lanes whose tetrahedron encloses the origin (then `v` is zero).
+    pub enclosed: Mask8,
+}
+
+impl Solved {
+    /// Which slots the chosen feature keeps: those with a positive weight.
+    #[inline(always)]
+    pub fn keep(&self) -> [Mask8; 3] {
+        std::array::from_fn(|i| self.weights[i].gt(f32x8::ZERO))
+    }
+}
+
 impl SimplexX8 {
     /// The one-vertex simplex `{w}` in slot 0 in every lane.
     #[inline(always)]
@@ -119,11 +141,10 @@ impl SimplexX8 {
     /// Features whose slots exist in no active lane are skipped with a uniform
     /// branch (early iterations have one or two vertices): a skipped feature would
     /// have been rejected by every lane's `exists` mask anyway, so no lane's result
-    /// depends on the skip. `ACCURATE` computes triangle normals at the largest
-    /// angle (distance queries); the boolean test, which stops long before
-    /// rounding matters, takes the plain cross product.
+    /// depends on the skip. Triangle normals are computed at the largest angle
+    /// (see [`triangle_normal`]): the distance query runs until rounding stalls it.
     #[inline(always)]
-    pub fn solve<const ACCURATE: bool>(&self, w: Vec3x8, active: Mask8) -> Solved {
+    pub fn solve(&self, w: Vec3x8, active: Mask8) -> Solved {
         let zero = f32x8::ZERO;
         let one = f32x8::ONE;
         // Start from the vertex w itself, which is always valid.
@@ -171,11 +192,7 @@ impl SimplexX8 {
             if (self.exists[i] & self.exists[j] & active).none() {
                 continue;
             }
-            let n = if ACCURATE {
-                triangle_normal(d[i], d[j], dd[i], dd[j])
-            } else {
-                d[i].cross(d[j])
-            };
+            let n = triangle_normal(d[i], d[j], dd[i], dd[j]);
             let nn = n.length_squared();
             let nw = n.dot(w);
             let inv = one / nn;
@@ -223,21 +240,109 @@ impl SimplexX8 {
         best
     }
 
-    /// In lanes of `mask`, replaces the simplex by the feature `solved` chose
-    /// (which contains `w` and at most two old vertices): slots whose weight is
-    /// zero are emptied and `w` moves into the lowest empty slot. `WITNESS` also
-    /// moves the core points (distance queries only).
+    /// [`solve`](Self::solve) for the boolean query: the same candidates and the
+    /// same choice, without the barycentric weights.
+    ///
+    /// A boolean lane only needs the closest point and which vertices its feature
+    /// keeps, so every weight test is done on numerators (signs and comparisons
+    /// with the denominator) and the only divisions left are the one scale per
+    /// edge and per triangle that places the projection: six instead of ten, and
+    /// half the selects. Triangle normals are plain cross products: the boolean
+    /// test stops long before their rounding matters.
+    #[inline(always)]
+    pub fn solve_boolean(&self, w: Vec3x8, active: Mask8) -> SolvedBoolean {
+        let zero = f32x8::ZERO;
+        let mut best = SolvedBoolean {
+            v: w,
+            vv: w.length_squared(),
+            keep: [Mask8::NONE; 3],
+            enclosed: Mask8::NONE,
+        };
+        let d: [Vec3x8; 3] = std::array::from_fn(|i| self.w[i] - w);
+        let dd: [f32x8; 3] = std::array::from_fn(|i| d[i].length_squared());
+
+        // Edges w p_i: the projection's parameter is t = -w·d_i / |d_i|², inside
+        // the edge when 0 < -w·d_i < |d_i|².
+        for i in 0..3 {
+            if (self.exists[i] & active).none() {
+                continue;
+            }
+            let num = -w.dot(d[i]);
+            let p = d[i].mul_add(num / dd[i], w);
+            let pp = p.length_squared();
+            let take = self.exists[i] & num.gt(zero) & num.lt(dd[i]) & pp.lt(best.vv);
+            best.v = take.select(p, best.v);
+            best.vv = take.select(pp, best.vv);
+            for (k, keep) in best.keep.iter_mut().enumerate() {
+                *keep = if k == i {
+                    *keep | take
+                } else {
+                    keep.and_not(take)
+                };
+            }
+        }
+
+        // Triangles w p_i p_j: the weights' numerators n·(d_j × w), n·(w × d_i) and
+        // |n|² minus both must be positive. The origin's barycentric weight of the
+        // vertex opposite a face is positive when the origin and that vertex lie on
+        // the same side of the face's plane: (n·w)(n·d_k) < 0.
+        let mut opposite_side = [Mask8::NONE; 3];
+        for (i, j, k) in FACES {
+            if (self.exists[i] & self.exists[j] & active).none() {
+                continue;
+            }
+            let n = d[i].cross(d[j]);
+            let nn = n.length_squared();
+            let nw = n.dot(w);
+            let li = n.dot(d[j].cross(w));
+            let lj = n.dot(w.cross(d[i]));
+            let lw = nn - li - lj;
+            let scale = nw / nn;
+            let p = n * scale;
+            let pp = nw * scale;
+            let not_flat = nn.gt(f32x8::splat(FLAT_TRIANGLE_SIN_SQ) * dd[i] * dd[j]);
+            let take = self.exists[i]
+                & self.exists[j]
+                & not_flat
+                & li.gt(zero)
+                & lj.gt(zero)
+                & lw.gt(zero)
+                & pp.lt(best.vv);
+            best.v = take.select(p, best.v);
+            best.vv = take.select(pp, best.vv);
+            best.keep[i] |= take;
+            best.keep[j] |= take;
+            best.keep[k] = best.keep[k].and_not(take);
+            opposite_side[k] = (nw * n.dot(d[k])).lt(zero);
+        }
+
+        let full = self.exists[0] & self.exists[1] & self.exists[2];
+        if (full & active).none() {
+            return best;
+        }
+        let n_old = (self.w[1] - self.w[0]).cross(self.w[2] - self.w[0]);
+        let w_side = (n_old.dot(self.w[0]) * n_old.dot(w - self.w[0])).lt(zero);
+        let enclosed = full & opposite_side[0] & opposite_side[1] & opposite_side[2] & w_side;
+        best.v = enclosed.select(Vec3x8::ZERO, best.v);
+        best.vv = enclosed.select(zero, best.vv);
+        best.enclosed = enclosed;
+        best
+    }
+
+    /// In lanes of `mask`, replaces the simplex by the feature the solve chose
+    /// (which contains `w` and the old vertices of `keep`, at most two): other slots
+    /// are emptied and `w` moves into the lowest empty slot. `WITNESS` also moves
+    /// the core points and the weights `solved` (distance queries only).
     #[inline(always)]
     pub fn update<const WITNESS: bool>(
         &mut self,
         mask: Mask8,
-        solved: &Solved,
+        keep: [Mask8; 3],
+        solved: Option<&Solved>,
         w: Vec3x8,
         a: Vec3x8,
         b: Vec3x8,
     ) {
-        let zero = f32x8::ZERO;
-        let keep: [Mask8; 3] = std::array::from_fn(|i| solved.weights[i].gt(zero));
         let into = [!keep[0], keep[0] & !keep[1], keep[0] & keep[1] & !keep[2]];
         for k in 0..3 {
             let put = mask & into[k];
@@ -246,8 +351,10 @@ impl SimplexX8 {
                 self.a[k] = put.select(a, self.a[k]);
                 self.b[k] = put.select(b, self.b[k]);
             }
-            let weight = into[k].select(solved.weight_w, solved.weights[k]);
-            self.weights[k] = mask.select(weight, self.weights[k]);
+            if let Some(solved) = solved {
+                let weight = into[k].select(solved.weight_w, solved.weights[k]);
+                self.weights[k] = mask.select(weight, self.weights[k]);
+            }
             self.exists[k] = mask.select(keep[k] | into[k], self.exists[k]);
         }
     }
@@ -291,13 +398,13 @@ mod tests {
     fn segment_triangle_and_tetrahedron() {
         // Segment: closest point (1, 0, 0) in the edge interior.
         let s = simplex(&[Vec3::new(1.0, 1.0, 0.0)]);
-        let r = s.solve::<true>(Vec3x8::splat(Vec3::new(1.0, -1.0, 0.0)), Mask8::ALL);
+        let r = s.solve(Vec3x8::splat(Vec3::new(1.0, -1.0, 0.0)), Mask8::ALL);
         assert!((r.v.lane(3) - Vec3::X).length() < 1e-6);
         assert!((r.weights[0].to_array()[0] - 0.5).abs() < 1e-6);
 
         // Triangle face region.
         let s = simplex(&[Vec3::new(-1.0, -1.0, 2.0), Vec3::new(3.0, -1.0, 2.0)]);
-        let r = s.solve::<true>(Vec3x8::splat(Vec3::new(-1.0, 3.0, 2.0)), Mask8::ALL);
+        let r = s.solve(Vec3x8::splat(Vec3::new(-1.0, 3.0, 2.0)), Mask8::ALL);
         assert!((r.v.lane(0) - Vec3::new(0.0, 0.0, 2.0)).length() < 1e-6);
         let sum = r.weights[0] + r.weights[1] + r.weight_w;
         assert!((sum.to_array()[5] - 1.0).abs() < 1e-6);
@@ -309,7 +416,7 @@ mod tests {
             Vec3::new(-1.0, -1.0, -1.0),
         ];
         let s = simplex(&pts);
-        let r = s.solve::<true>(Vec3x8::splat(Vec3::new(0.0, 0.0, 1.0)), Mask8::ALL);
+        let r = s.solve(Vec3x8::splat(Vec3::new(0.0, 0.0, 1.0)), Mask8::ALL);
         assert!(r.enclosed.all());
         let mut centre = Vec3::new(0.0, 0.0, 1.0) * r.weight_w.to_array()[0];
         for (k, p) in pts.iter().enumerate() {
@@ -320,10 +427,71 @@ mod tests {
         // Shifted away: nearest is the face z = 2 (p0 p1 p2 with w above).
         let up = Vec3::new(0.0, 0.0, 3.0);
         let s = simplex(&pts.map(|p| p + up));
-        let r = s.solve::<true>(Vec3x8::splat(Vec3::new(0.0, 0.0, 1.0) + up), Mask8::ALL);
+        let r = s.solve(Vec3x8::splat(Vec3::new(0.0, 0.0, 1.0) + up), Mask8::ALL);
         assert!(r.enclosed.none());
         // The old face is not a candidate (it lacks w); the nearest feature through
         // w is then at distance >= 2.
         assert!(r.vv.to_array()[0] >= 4.0 - 1e-5);
+    }
+
+    /// The lean boolean solve makes the weighted solve's choice: same kept slots,
+    /// same enclosure verdict and the same closest point up to rounding, on random
+    /// simplices of every size (seeded; the failing case is printed).
+    #[test]
+    fn boolean_solve_matches_weighted_solve() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 40) as f32 / (1u64 << 24) as f32 * 4.0 - 2.0
+        };
+        let (mut checked, mut ties) = (0, 0);
+        for case in 0..20_000 {
+            let size = 1 + case % 4;
+            let pts: Vec<Vec3> = (0..size)
+                .map(|_| Vec3::new(next(), next(), next()))
+                .collect();
+            let (old, w) = (&pts[..size - 1], Vec3x8::splat(pts[size - 1]));
+            let s = if old.is_empty() {
+                SimplexX8 {
+                    exists: [Mask8::NONE; 3],
+                    ..simplex(&[Vec3::ZERO])
+                }
+            } else {
+                simplex(old)
+            };
+            let weighted = s.solve(w, Mask8::ALL);
+            let lean = s.solve_boolean(w, Mask8::ALL);
+            let context = format!("case {case}: points {pts:?}");
+            assert_eq!(
+                weighted.enclosed.lane(0),
+                lean.enclosed.lane(0),
+                "{context}"
+            );
+            if weighted.enclosed.lane(0) {
+                continue;
+            }
+            let (vv_w, vv_l) = (weighted.vv.to_array()[0], lean.vv.to_array()[0]);
+            assert!(
+                (vv_w - vv_l).abs() <= 1e-5 * (1.0 + vv_w),
+                "|v|² {vv_w} vs {vv_l}, {context}"
+            );
+            let keep = weighted.keep();
+            if (0..3).all(|k| keep[k].lane(0) == lean.keep[k].lane(0)) {
+                let (a, b) = (weighted.v.lane(0), lean.v.lane(0));
+                assert!(
+                    (a - b).length() <= 1e-4 * (1.0 + a.length()),
+                    "{a} vs {b}, {context}"
+                );
+            } else {
+                // Two features at the same distance within rounding (a triangle whose
+                // projection lies on its edge): either is a correct choice.
+                ties += 1;
+            }
+            checked += 1;
+        }
+        assert!(ties * 100 < checked, "{ties} ties in {checked} cases");
+        assert!(checked > 15_000, "only {checked} cases compared");
     }
 }

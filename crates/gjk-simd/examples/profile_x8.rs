@@ -1,0 +1,81 @@
+//! A driver for `perf record` and `valgrind --tool=callgrind`: runs one query of the
+//! batch driver on the standard pairs of one kind, many times, and prints the
+//! support evaluations per pair and per batch of eight (the lockstep cost).
+//!
+//! `cargo run --release -p gjk-simd --example profile_x8 -- intersects cuboid-cuboid 200`
+
+use gjk_core::{Pose, Shape};
+use gjk_simd::{Parallelism, distance_batch, intersects_batch};
+use testkit::workload::{PairKind, standard_pairs};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let query = args.get(1).map(String::as_str).unwrap_or("intersects");
+    let kind_name = args.get(2).map(String::as_str).unwrap_or("cuboid-cuboid");
+    let rounds: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(100);
+    let Some(kind) = PairKind::ALL.into_iter().find(|k| k.name() == kind_name) else {
+        eprintln!("unknown kind {kind_name}");
+        std::process::exit(2);
+    };
+    let pairs = standard_pairs(kind, 16_384, 1);
+    let sa: Vec<Shape> = pairs.iter().map(|p| p.a.clone()).collect();
+    let sb: Vec<Shape> = pairs.iter().map(|p| p.b.clone()).collect();
+    let pa: Vec<Pose> = pairs.iter().map(|p| p.pose_a).collect();
+    let pb: Vec<Pose> = pairs.iter().map(|p| p.pose_b).collect();
+    let seq = Parallelism::Sequential;
+    let start = std::time::Instant::now();
+    let iterations: Vec<u32> = match query {
+        "intersects" => {
+            for _ in 0..rounds {
+                std::hint::black_box(intersects_batch(&sa, &pa, &sb, &pb, seq).unwrap());
+            }
+            let r = intersects_batch(&sa, &pa, &sb, &pb, seq).unwrap();
+            r.iter().map(|x| x.iterations).collect()
+        }
+        _ => {
+            for _ in 0..rounds {
+                std::hint::black_box(distance_batch(&sa, &pa, &sb, &pb, seq).unwrap());
+            }
+            let r = distance_batch(&sa, &pa, &sb, &pb, seq).unwrap();
+            r.iter().map(|x| x.iterations).collect()
+        }
+    };
+    let per_pair = start.elapsed().as_secs_f64() * 1e9 / ((rounds + 1) * pairs.len()) as f64;
+    println!("{query} {kind_name}: {per_pair:.1} ns per pair (wall clock, {rounds} rounds)");
+    let mean = iterations.iter().sum::<u32>() as f64 / iterations.len() as f64;
+    let lockstep: u32 = iterations
+        .chunks(8)
+        .map(|c| c.iter().max().copied().unwrap_or(0) * 8)
+        .sum();
+    let mut hist = [0usize; 12];
+    for &i in &iterations {
+        hist[(i as usize).min(11)] += 1;
+    }
+    // What lockstep would cost if pairs were grouped by a cheap difficulty key: the
+    // centre distance over the sum of bounding radii, in `bins` bins.
+    use gjk_core::SupportMap;
+    for bins in [2usize, 4, 8, 16] {
+        let mut keyed: Vec<(usize, u32)> = pairs
+            .iter()
+            .zip(&iterations)
+            .map(|(p, &it)| {
+                let d = (p.pose_b.translation() - p.pose_a.translation()).length();
+                let r = p.a.bounding_radius() + p.b.bounding_radius();
+                (((d / r) * bins as f32).min(bins as f32 - 1.0) as usize, it)
+            })
+            .collect();
+        keyed.sort_by_key(|k| k.0);
+        let lock: u32 = keyed
+            .chunks(8)
+            .map(|c| c.iter().map(|k| k.1).max().unwrap_or(0) * 8)
+            .sum();
+        println!(
+            "  binned by centre distance / radii, {bins} bins: lockstep {:.2}",
+            lock as f64 / keyed.len() as f64
+        );
+    }
+    println!(
+        "{query} {kind_name}: mean support evaluations {mean:.2}, lockstep {:.2} per pair, histogram {hist:?}",
+        lockstep as f64 / iterations.len() as f64
+    );
+}
