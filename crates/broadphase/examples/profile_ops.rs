@@ -2,7 +2,7 @@
 //! from `/proc/thread-self/schedstat`), which stays meaningful when other processes
 //! share the machine, unlike wall-clock time. For profiling with `perf record`.
 //!
-//! `cargo run --release -p broadphase --example profile_ops -- build|pairs|pairs_binary|parry_build|parry_pairs|frame [N]
+//! `cargo run --release -p broadphase --example profile_ops -- build|insert_many|pairs|pairs_binary|parry_build|parry_pairs|frame [N]
 //! [reps] [margin_fraction] [threads]`
 use broadphase::{Aabb, DynamicTree};
 use glam::Vec3;
@@ -71,6 +71,11 @@ fn main() {
             let c0 = cpu();
             match what.as_str() {
                 "build" => out += DynamicTree::from_aabbs(&boxes).0.height() as usize,
+                "insert_many" => {
+                    let mut bp = broadphase::Broadphase::new();
+                    bp.insert_many(boxes.iter().map(|&b| (b, ()))).unwrap();
+                    out += bp.tree().height() as usize;
+                }
                 "pairs" => out += tree.overlapping_pairs().len(),
                 "pairs_binary" => {
                     let mut v = Vec::new();
@@ -124,6 +129,8 @@ fn frame(boxes: &[Aabb], frames: usize, frac: f32, rng: &mut ChaCha8Rng) {
     let mut total = 0.0;
     let mut wall = 0.0;
     let mut moved = 0usize;
+    let mut parts = [0f64; 3];
+    let mut samples: [Vec<f64>; 4] = Default::default();
     for f in 0..frames + 300 {
         let moves: Vec<(usize, Vec3)> = rand::seq::index::sample(rng, n, n / 10)
             .into_iter()
@@ -153,10 +160,23 @@ fn frame(boxes: &[Aabb], frames: usize, frac: f32, rng: &mut ChaCha8Rng) {
                 )
             })
             .collect();
+        let c1 = cpu_now();
+        let w1 = Instant::now();
         moved += bp.move_proxies(&batch).unwrap();
+        let c2 = cpu_now();
+        let w2 = Instant::now();
         bp.update();
         if f >= 300 {
-            total += cpu_now() - c0;
+            let c3 = cpu_now();
+            let w3 = Instant::now();
+            samples[0].push((w1 - t0).as_secs_f64());
+            samples[1].push((w2 - w1).as_secs_f64());
+            samples[2].push((w3 - w2).as_secs_f64());
+            samples[3].push((w3 - t0).as_secs_f64());
+            total += c3 - c0;
+            parts[0] += c1 - c0;
+            parts[1] += c2 - c1;
+            parts[2] += c3 - c2;
             wall += t0.elapsed().as_secs_f64();
         }
         if f == 299 {
@@ -170,5 +190,22 @@ fn frame(boxes: &[Aabb], frames: usize, frac: f32, rng: &mut ChaCha8Rng) {
         total / frames as f64 * 1e3,
         moved as f64 / frames as f64,
         bp.pair_count()
+    );
+    println!(
+        "  on-cpu split: batch {:.3} ms, move_proxies {:.3} ms, update {:.3} ms",
+        parts[0] / frames as f64 * 1e3,
+        parts[1] / frames as f64 * 1e3,
+        parts[2] / frames as f64 * 1e3
+    );
+    let med = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2] * 1e3
+    };
+    println!(
+        "  median wall: batch {:.3} ms, move_proxies {:.3} ms, update {:.3} ms, frame {:.3} ms",
+        med(&mut samples[0]),
+        med(&mut samples[1]),
+        med(&mut samples[2]),
+        med(&mut samples[3])
     );
 }

@@ -89,8 +89,13 @@ impl Default for BroadphaseConfig {
 
 impl BroadphaseConfig {
     /// The fat margin for a tight box.
+    #[inline]
     pub fn margin(&self, tight: &Aabb) -> f32 {
-        (self.margin_fraction * tight.size().max_element()).clamp(self.min_margin, self.max_margin)
+        // `max` then `min` rather than `clamp`, which checks its bounds on every call
+        // (`check` already rejected `max_margin < min_margin`).
+        (self.margin_fraction * tight.size().max_element())
+            .max(self.min_margin)
+            .min(self.max_margin)
     }
 
     fn check(&self) -> Result<(), Error> {
@@ -216,42 +221,42 @@ struct ChunkResult {
 }
 
 fn query_chunk(tree: &DynamicTree, hot: &[Hot], chunk: &[u32]) -> ChunkResult {
-    let mut out = ChunkResult {
-        partners: Vec::with_capacity(chunk.len() * 8),
-        lens: Vec::with_capacity(chunk.len()),
-    };
-    const K: usize = 4;
+    const K: usize = 8;
     let mut stacks: [Vec<u32>; K] = std::array::from_fn(|_| Vec::with_capacity(64));
-    let mut found: [Vec<u32>; K] = std::array::from_fn(|_| Vec::with_capacity(16));
-    let mut groups = chunk.chunks_exact(K);
-    for group in groups.by_ref() {
-        let slots: [u32; K] = std::array::from_fn(|k| group[k]);
-        for f in found.iter_mut() {
-            f.clear();
-        }
-        let boxes: [&Aabb; K] = std::array::from_fn(|k| &hot[slots[k] as usize].fat);
-        tree.query_interleaved(boxes, &mut stacks, &mut |k, q| {
-            if q != slots[k] {
-                found[k].push(q);
+    // Hits as (query, partner), sorted afterwards into one sorted list per query.
+    let mut hits: Vec<(u32, u32)> = Vec::with_capacity(chunk.len() * 8);
+    tree.query_many(
+        chunk.len(),
+        |i| hot[chunk[i] as usize].fat,
+        &mut stacks,
+        &mut |i, q| {
+            if q != chunk[i] {
+                hits.push((i as u32, q));
             }
-        });
-        for f in found.iter_mut() {
-            f.sort_unstable();
-            out.partners.extend_from_slice(f);
-            out.lens.push(f.len() as u32);
-        }
-    }
-    for &s in groups.remainder() {
-        let start = out.partners.len();
-        tree.query_with_stack(&hot[s as usize].fat, &mut stacks[0], &mut |q| {
-            if q != s {
-                out.partners.push(q);
-            }
-        });
-        out.partners[start..].sort_unstable();
-        out.lens.push((out.partners.len() - start) as u32);
+        },
+    );
+    hits.sort_unstable();
+    let mut out = ChunkResult {
+        partners: Vec::with_capacity(hits.len()),
+        lens: vec![0; chunk.len()],
+    };
+    for &(i, q) in &hits {
+        out.partners.push(q);
+        out.lens[i as usize] += 1;
     }
     out
+}
+
+/// Loads the record of every moved proxy once, in a loop that does nothing else: the
+/// loads are independent, so the CPU keeps many cache misses in flight at once, and
+/// the real pass (whose longer body limits how far ahead the CPU can run) then hits
+/// the cache. A safe stand-in for software prefetching; 10k records are 640 KiB.
+fn touch_records(hot: &[Hot], moves: &[(ProxyId, Aabb)]) {
+    let mut acc = 0u32;
+    for (id, _) in moves {
+        acc ^= hot.get(id.index as usize).map_or(0, |h| h.generation);
+    }
+    std::hint::black_box(acc);
 }
 
 /// [`Broadphase::move_proxies`] aims for this many slot ranges (parallel tasks).
@@ -489,18 +494,54 @@ impl<T> Broadphase<T> {
             return Err(Error::CapacityExceeded);
         }
         let bulk = items.len() >= 64 && items.len() * 4 >= self.tree.len();
-        let mut ids = Vec::with_capacity(items.len());
-        for ((aabb, data), fat) in items.into_iter().zip(fats) {
-            let s = self.alloc_slot(aabb, fat, data)?;
-            self.hot[s as usize].leaf = if bulk {
-                self.tree.push_unlinked_leaf(fat, s)
-            } else {
-                self.tree.insert(fat, s)
-            };
-            ids.push(self.id(s));
+        if !bulk {
+            let mut ids = Vec::with_capacity(items.len());
+            for ((aabb, data), fat) in items.into_iter().zip(fats) {
+                let s = self.alloc_slot(aabb, fat, data)?;
+                self.hot[s as usize].leaf = self.tree.insert(fat, s);
+                ids.push(self.id(s));
+            }
+            return Ok(ids);
         }
-        if bulk {
-            self.tree.rebuild();
+        // Bulk: slots as `alloc_slot` would hand them out (free list first, LIFO), the
+        // records grown once, and the new leaves handed straight to the tree builder.
+        let fresh = items.len().saturating_sub(self.free.len());
+        self.hot.reserve(fresh);
+        self.data.reserve(fresh);
+        self.partners.reserve(fresh);
+        self.move_buffer.reserve(items.len());
+        let mut slots = Vec::with_capacity(items.len());
+        for ((aabb, data), fat) in items.into_iter().zip(fats) {
+            let s = match self.free.pop() {
+                Some(s) => s,
+                None => {
+                    self.hot.push(Hot {
+                        tight: aabb,
+                        fat,
+                        leaf: LeafId::default(),
+                        generation: 0,
+                        live: false,
+                        moved: false,
+                    });
+                    self.data.push(None);
+                    self.partners.push(Vec::new());
+                    (self.hot.len() - 1) as u32
+                }
+            };
+            let h = &mut self.hot[s as usize];
+            h.tight = aabb;
+            h.fat = fat;
+            h.live = true;
+            self.data[s as usize] = Some(data);
+            self.len += 1;
+            self.mark_moved(s);
+            slots.push((fat, s));
+        }
+        let leaves = self.tree.insert_bulk(&slots);
+        let mut ids = Vec::with_capacity(slots.len());
+        for (&(_, s), leaf) in slots.iter().zip(leaves) {
+            self.hot[s as usize].leaf = leaf;
+            ids.push(self.id(s));
         }
         Ok(ids)
     }
@@ -583,6 +624,7 @@ impl<T> Broadphase<T> {
     pub fn move_proxies(&mut self, moves: &[(ProxyId, Aabb)]) -> Result<usize, Error> {
         let threads = rayon::current_num_threads();
         if threads == 1 || moves.len() < self.config.parallel_min_moved {
+            touch_records(&self.hot, moves);
             let mut escaped = 0;
             let mut first_err = None;
             for &(id, aabb) in moves {

@@ -290,12 +290,6 @@ impl DynamicTree {
         id
     }
 
-    /// Adds a leaf that is not linked into the tree yet; the caller must call
-    /// [`rebuild`](Self::rebuild) before any other operation.
-    pub(crate) fn push_unlinked_leaf(&mut self, aabb: Aabb, payload: u32) -> LeafId {
-        self.alloc_leaf(aabb, payload).1
-    }
-
     /// Removes a leaf and returns its payload.
     pub fn remove(&mut self, leaf: LeafId) -> Result<u32, Error> {
         let node = self.check(leaf)?;
@@ -669,40 +663,62 @@ impl DynamicTree {
         }
     }
 
-    /// Runs `K` box queries at once, interleaving their traversals one node at a time.
-    /// A lone query stalls on every cache miss of a tree larger than the cache, because
-    /// each node load depends on the previous one; the loads of `K` independent queries
-    /// can be in flight together. `f(k, payload)` reports a hit of query `k`.
-    pub(crate) fn query_interleaved<const K: usize>(
+    /// Runs many box queries, `K` at a time, interleaving their traversals one node at a
+    /// time. A lone query stalls on every cache miss of a tree larger than the cache,
+    /// because each node load depends on the previous one; the loads of `K` independent
+    /// queries can be in flight together. A query that finishes hands its slot to the
+    /// next one, so `K` queries stay in flight until the list runs out. `f(i, payload)`
+    /// reports a hit of query `i` (hits of different queries interleave).
+    pub(crate) fn query_many<const K: usize>(
         &self,
-        boxes: [&Aabb; K],
+        count: usize,
+        query: impl Fn(usize) -> Aabb,
         stacks: &mut [Vec<u32>; K],
         f: &mut impl FnMut(usize, u32),
     ) {
+        if self.root == NULL || count == 0 {
+            return;
+        }
+        // Slot k runs query `current[k]` with box `boxes[k]`, or is idle (`usize::MAX`).
+        let mut current = [usize::MAX; K];
+        let mut boxes = [Aabb::new_unchecked(Vec3::ZERO, Vec3::ZERO); K];
+        let mut next = 0;
         let mut active = 0;
-        for st in stacks.iter_mut() {
-            st.clear();
-            if self.root != NULL {
-                st.push(self.root);
+        for k in 0..K {
+            stacks[k].clear();
+            if next < count {
+                current[k] = next;
+                boxes[k] = query(next);
+                stacks[k].push(self.root);
+                next += 1;
                 active += 1;
             }
         }
-        let mut budget = self.nodes.len() * K;
+        // Every query visits each node at most once.
+        let mut budget = (self.nodes.len() + 1) * count;
         while active > 0 && budget > 0 {
             for k in 0..K {
                 let Some(n) = stacks[k].pop() else { continue };
                 budget = budget.saturating_sub(1);
                 let node = &self.nodes[n as usize];
-                if node.aabb.overlaps(boxes[k]) {
+                if node.aabb.overlaps(&boxes[k]) {
                     if node.is_leaf() {
-                        f(k, node.child2);
+                        f(current[k], node.child2);
                     } else {
                         stacks[k].push(node.child2);
                         stacks[k].push(node.child1);
                     }
                 }
                 if stacks[k].is_empty() {
-                    active -= 1;
+                    if next < count {
+                        current[k] = next;
+                        boxes[k] = query(next);
+                        stacks[k].push(self.root);
+                        next += 1;
+                    } else {
+                        current[k] = usize::MAX;
+                        active -= 1;
+                    }
                 }
             }
         }
@@ -744,6 +760,46 @@ impl DynamicTree {
             })
             .collect();
         (tree, ids)
+    }
+
+    /// Adds many leaves at once and rebuilds the whole tree with the binned SAH builder
+    /// (existing handles stay valid); leaf `k` of the batch gets `result[k]`. The new
+    /// leaves go straight into the builder: no arena node is allocated for them before
+    /// the build lays out the arena anew.
+    pub(crate) fn insert_bulk(&mut self, boxes: &[(Aabb, u32)]) -> Vec<LeafId> {
+        assert!(
+            self.nodes.len() + 2 * boxes.len() < (NULL / 2) as usize,
+            "DynamicTree arena full"
+        );
+        let mut ids = Vec::with_capacity(boxes.len());
+        self.leaf_node.reserve(boxes.len());
+        self.leaf_generation.reserve(boxes.len());
+        for _ in boxes {
+            let id = match self.free_leaf_ids.pop() {
+                Some(id) => id,
+                None => {
+                    self.leaf_node.push(NULL);
+                    self.leaf_generation.push(0);
+                    (self.leaf_node.len() - 1) as u32
+                }
+            };
+            ids.push(LeafId {
+                index: id,
+                generation: self.leaf_generation[id as usize],
+            });
+        }
+        self.leaf_count += boxes.len() as u32;
+        let old = (0..self.nodes.len())
+            .filter(|&i| self.height[i] == 0 && self.nodes[i].is_leaf())
+            .map(|i| (self.nodes[i].aabb, self.nodes[i].child2, self.node_leaf[i]));
+        let new = boxes
+            .iter()
+            .zip(&ids)
+            .map(|(&(aabb, payload), id)| (aabb, payload, id.index));
+        let leaves: Vec<(Aabb, u32, u32)> = old.chain(new).collect();
+        let built = crate::build::build(leaves.into_iter());
+        self.install(built);
+        ids
     }
 
     /// Rebuilds all internal nodes with the binned SAH builder. Leaf handles stay valid.

@@ -322,6 +322,51 @@ fn bulk_insert_matches_single_inserts() {
     c.validate().unwrap();
 }
 
+/// The bulk path of `insert_many` into a populated broadphase with free slots (removed
+/// proxies) hands out the same handles as single inserts and ends with the same pairs.
+#[test]
+fn bulk_insert_after_removals_matches_single_inserts() {
+    let mut rng = rng(501);
+    let first: Vec<Aabb> = (0..400).map(|_| random_box(&mut rng, 15.0, 1.0)).collect();
+    let second: Vec<Aabb> = (0..300).map(|_| random_box(&mut rng, 15.0, 1.0)).collect();
+    let mut a: Broadphase<usize> = Broadphase::new();
+    let ids = a
+        .insert_many(first.iter().copied().zip(0..))
+        .expect("valid boxes");
+    a.update();
+    for id in ids.iter().step_by(3) {
+        a.remove(*id).unwrap();
+    }
+    a.update();
+    let mut b = a.clone();
+    // 300 >= 64 and 300 * 4 >= 266 leaves: the bulk path (slots from the free list
+    // first, then fresh ones).
+    let bulk = b
+        .insert_many(second.iter().copied().zip(1000..))
+        .expect("valid boxes");
+    let single: Vec<_> = second
+        .iter()
+        .zip(1000..)
+        .map(|(x, d)| a.insert(*x, d).unwrap())
+        .collect();
+    assert_eq!(bulk, single, "seed 501: handles differ");
+    let ca: Vec<Pair> = a.update().began.to_vec();
+    let cb: Vec<Pair> = b.update().began.to_vec();
+    assert_eq!(ca, cb, "seed 501: began pairs differ");
+    assert_eq!(
+        a.pairs().collect::<Vec<_>>(),
+        b.pairs().collect::<Vec<_>>(),
+        "seed 501"
+    );
+    assert_eq!(
+        b.pairs().collect::<Vec<_>>(),
+        b.pairs_from_scratch(),
+        "seed 501"
+    );
+    a.validate().unwrap();
+    b.validate().unwrap();
+}
+
 /// `move_proxies` against one `move_proxy` call per move: same return values, same fat
 /// boxes, same pair changes and pair sets, on 1, 2 and 3 threads; batches include
 /// repeated proxies, stale handles, jumps and small steps.
