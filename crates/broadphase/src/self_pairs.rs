@@ -30,7 +30,10 @@ impl DynamicTree {
     /// over the leaves in tree order (see `wide_pairs.rs`). The result, order included, is the same for any
     /// number of threads.
     pub fn overlapping_pairs(&self) -> Vec<(u32, u32)> {
-        crate::wide_pairs::WideSnapshot::new(self).pairs()
+        let snapshot = crate::wide_pairs::WideSnapshot::new(self, self.pair_buffers.take());
+        let pairs = snapshot.pairs();
+        self.pair_buffers.put(snapshot.into_buffers());
+        pairs
     }
 
     /// Processes work items until the stack is empty.

@@ -119,6 +119,8 @@ pub struct DynamicTree {
     /// Any structural change clears it; box-only updates keep it.
     pub(crate) preorder: bool,
     scratch: Vec<(u32, f32)>,
+    /// Buffers of the last all-pairs snapshot, reused by the next call.
+    pub(crate) pair_buffers: crate::wide_pairs::Buffers,
 }
 
 impl DynamicTree {

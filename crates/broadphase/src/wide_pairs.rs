@@ -52,7 +52,7 @@ const EMPTY_BOX: Box6 = [
 
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(32))]
-struct WideNode {
+pub(crate) struct WideNode {
     /// Rows: min x, min y, min z, max x, max y, max z of the eight children.
     rows: [[f32; W]; 6],
     /// The union of the children.
@@ -122,6 +122,42 @@ impl WideNode {
     }
 }
 
+/// The two large buffers of a snapshot (buckets and payloads), kept by the tree between
+/// all-pairs calls. At 100k leaves they are 3 MiB that a fresh allocation would fault in
+/// page by page on every call, which on some systems (virtual machines in particular)
+/// costs as much as filling them. Behind a mutex so the tree stays `Sync`; a call that
+/// finds it busy (another thread's call) simply allocates.
+#[derive(Default)]
+pub(crate) struct Buffers(std::sync::Mutex<(Vec<WideNode>, Vec<u32>)>);
+
+impl Buffers {
+    pub(crate) fn take(&self) -> (Vec<WideNode>, Vec<u32>) {
+        match self.0.try_lock() {
+            Ok(mut b) => std::mem::take(&mut *b),
+            Err(_) => Default::default(),
+        }
+    }
+
+    pub(crate) fn put(&self, buffers: (Vec<WideNode>, Vec<u32>)) {
+        if let Ok(mut b) = self.0.try_lock() {
+            *b = buffers;
+        }
+    }
+}
+
+impl Clone for Buffers {
+    /// A clone starts without buffers (they are only a cache).
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl std::fmt::Debug for Buffers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Buffers")
+    }
+}
+
 /// A work item: `(level, a, b)`; `a == b` means `Inner(a)`, otherwise `Cross(a, b)`.
 type Work = (u32, u32, u32);
 
@@ -136,11 +172,16 @@ pub(crate) struct WideSnapshot {
 impl WideSnapshot {
     /// Lists the leaves of `tree` depth-first (an arena laid out by `rebuild` is then
     /// read in order) straight into the buckets, then builds the upper levels.
-    pub(crate) fn new(tree: &DynamicTree) -> Self {
+    pub(crate) fn new(
+        tree: &DynamicTree,
+        (mut buckets, mut payload): (Vec<WideNode>, Vec<u32>),
+    ) -> Self {
         let leaves = tree.len();
         // One spare bucket: the arena scan below writes one slot past the last leaf.
-        let mut buckets = vec![WideNode::EMPTY; leaves.div_ceil(W) + 1];
-        let mut payload = vec![0u32; leaves + 1];
+        // Recycled buffers keep stale boxes: every slot below `leaves` is written below,
+        // the slots past it are cleared and every bucket's bounds recomputed.
+        buckets.resize(leaves.div_ceil(W) + 1, WideNode::EMPTY);
+        payload.resize(leaves + 1, 0);
         if tree.preorder {
             // Leaves in index order are in tree order: scan the arena without branching
             // on the node kind (a walk mispredicts on about every other node). Every
@@ -204,6 +245,11 @@ impl WideSnapshot {
             levels.push(up);
         }
         Self { levels, payload }
+    }
+
+    /// The bucket and payload buffers, for the next snapshot.
+    pub(crate) fn into_buffers(mut self) -> (Vec<WideNode>, Vec<u32>) {
+        (std::mem::take(&mut self.levels[0]), self.payload)
     }
 
     /// All overlapping payload pairs `(p, q)`, `p < q`, on the current rayon pool; the
