@@ -294,6 +294,13 @@ fn move_range(
         escapes: Vec::new(),
         first_err: None,
     };
+    // The same tight loading pass as the serial path (see `touch_records`).
+    let mut acc = 0u32;
+    for &k in idx {
+        let s = moves[k as usize].0.index as usize;
+        acc ^= hot.get(s.wrapping_sub(base)).map_or(0, |h| h.generation);
+    }
+    std::hint::black_box(acc);
     for &k in idx {
         let (id, aabb) = moves[k as usize];
         let h = &mut hot[id.index as usize - base];
