@@ -6,8 +6,8 @@
 //! - [`DynamicTree`]: an arena-backed binary AABB tree with surface-area insertion
 //!   (branch-and-bound sibling search), rotations, removal, exact or grow-only in-place
 //!   refit, a binned SAH rebuild that lays nodes out depth-first, box and ray queries,
-//!   all pairs from scratch (through an implicit 8-ary `f32x8` tree over the leaves in
-//!   tree order, cheap to build per call), and `validate()`. No
+//!   all pairs from scratch (through an implicit 8-ary `f32x8` tree whose buckets are
+//!   the tree's small subtrees, cheap to build per call), and `validate()`. No
 //!   recursion anywhere: every traversal uses an explicit heap stack.
 //! - [`Broadphase`]: proxies with user data and fat boxes; moves that stay within the
 //!   fat box cost a containment test ([`Broadphase::move_proxies`] runs those tests in

@@ -3,14 +3,15 @@
 //!
 //! Building a good 8-wide tree is the expensive part of an all-pairs query (collapsing
 //! the binary tree into 8-wide nodes cost about as much as traversing them). So the
-//! traversal does not use the binary tree's internal nodes at all, only its *leaf
-//! order*: a depth-first walk lists the leaves so that neighbours in the list are
-//! neighbours in space (the SAH tree put them in the same subtrees). Consecutive groups
-//! of eight leaves then form the *buckets* (level 0), consecutive groups of eight
-//! buckets the level-1 nodes, and so on up to a single root. Every node is a complete
-//! group, except the last one of each level, padded with empty slots (+inf mins, -inf
-//! maxs: they never overlap anything). Children are implicit (`8 * node + slot`), all
-//! leaves sit at the same depth, and building costs one walk plus a few linear passes.
+//! traversal uses the binary tree only down to its small subtrees and for its *leaf
+//! order*, where neighbours in the list are neighbours in space (the SAH tree put them
+//! in the same subtrees). The *buckets* (level 0) are the maximal subtrees of at most
+//! eight leaves (for trees laid out by `rebuild`; other trees are cut every eight
+//! leaves), consecutive groups of eight buckets form the level-1 nodes, and so on up to
+//! a single root. Unused slots are padded with empty boxes (+inf mins, -inf maxs: they
+//! never overlap anything). Children are implicit (`8 * node + slot`), all leaves sit
+//! at the same depth, and building costs one pass over the arena plus a few linear
+//! passes.
 //!
 //! The self traversal has two kinds of work items, always on two nodes of one level:
 //! - `Inner(a)`: all pairs below node `a`: its children against each other (upper
