@@ -36,6 +36,17 @@ pub trait SupportMap {
     /// (margin included). Used to scale tolerances.
     fn bounding_radius(&self) -> f32;
 
+    /// Radius of a ball about the local origin that lies inside the shape (margin
+    /// included); `f32::NEG_INFINITY` when the origin itself is not certainly
+    /// inside (a convex hull of points away from the origin). With
+    /// [`bounding_radius`](Self::bounding_radius) it brackets the shape between two
+    /// balls, which decides many boolean queries without GJK (see
+    /// [`crate::query::bounds`]). The default, `NEG_INFINITY`, is always correct.
+    #[inline]
+    fn inner_radius(&self) -> f32 {
+        f32::NEG_INFINITY
+    }
+
     /// The point of the whole shape (core plus margin) farthest along `dir`.
     #[inline]
     fn support(&self, dir: Vec3) -> Vec3 {

@@ -1,5 +1,6 @@
 //! The queries: boolean GJK, GJK distance, and GJK + EPA contact.
 
+pub mod bounds;
 pub mod contact;
 pub mod epa;
 pub mod gjk;

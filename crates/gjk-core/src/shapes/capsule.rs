@@ -59,4 +59,10 @@ impl SupportMap for Capsule {
     fn bounding_radius(&self) -> f32 {
         self.half_height + self.radius
     }
+
+    /// The segment passes through the origin: the margin ball around it is inside.
+    #[inline]
+    fn inner_radius(&self) -> f32 {
+        self.radius
+    }
 }

@@ -56,4 +56,13 @@ impl SupportMap for Cone {
     fn bounding_radius(&self) -> f32 {
         (self.half_height * self.half_height + self.radius * self.radius).sqrt()
     }
+
+    /// The distance to the side: in a plane through the axis, the side is the
+    /// line from the apex (0, h) to the rim (r, -h), at distance h·r / √(r² + 4h²)
+    /// from the origin, which is always less than h, the base's distance.
+    #[inline]
+    fn inner_radius(&self) -> f32 {
+        let (h, r) = (self.half_height, self.radius);
+        h * r / (r * r + 4.0 * h * h).sqrt()
+    }
 }

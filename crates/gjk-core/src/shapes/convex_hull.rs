@@ -6,7 +6,7 @@ use glam::Vec3;
 use super::quickhull::quickhull;
 use crate::error::ShapeError;
 use crate::support::SupportMap;
-use crate::tolerance::HULL_HILL_CLIMB_MIN_VERTICES;
+use crate::tolerance::{HULL_HILL_CLIMB_MIN_VERTICES, HULL_RELATIVE_TOLERANCE};
 
 /// The convex hull of a point set: vertices, triangular faces (counter-clockwise
 /// seen from outside) and, for each vertex, its neighbours along hull edges.
@@ -18,6 +18,29 @@ pub struct ConvexHull {
     neighbour_start: Vec<u32>,
     neighbours: Vec<u32>,
     bounding_radius: f32,
+    inner_radius: f32,
+}
+
+/// The distance from the local origin to the nearest face plane (f64, then shrunk
+/// by the hull tolerance: quickhull merges points within
+/// `HULL_RELATIVE_TOLERANCE × extent` of a plane, so a face may bend by that much
+/// and the ball must stay inside all the same); `NEG_INFINITY` when the origin is
+/// not inside by more than that tolerance.
+fn inner_radius(vertices: &[Vec3], faces: &[[u32; 3]], bounding_radius: f32) -> f32 {
+    let nearest = faces
+        .iter()
+        .map(|f| {
+            let [a, b, c] = f.map(|i| vertices[i as usize].as_dvec3());
+            let n = (b - a).cross(c - a).normalize_or_zero();
+            n.dot(a)
+        })
+        .fold(f64::INFINITY, f64::min);
+    let slack = 4.0 * HULL_RELATIVE_TOLERANCE * f64::from(bounding_radius);
+    if nearest.is_finite() && nearest > slack {
+        (nearest - slack) as f32
+    } else {
+        f32::NEG_INFINITY
+    }
 }
 
 impl ConvexHull {
@@ -47,12 +70,14 @@ impl ConvexHull {
         }
         neighbour_start.push(neighbours.len() as u32);
         let bounding_radius = mesh.vertices.iter().map(|v| v.length()).fold(0.0, f32::max);
+        let inner_radius = inner_radius(&mesh.vertices, &mesh.triangles, bounding_radius);
         Ok(Self {
             vertices: mesh.vertices,
             faces: mesh.triangles,
             neighbour_start,
             neighbours,
             bounding_radius,
+            inner_radius,
         })
     }
 
@@ -138,5 +163,10 @@ impl SupportMap for ConvexHull {
     #[inline]
     fn bounding_radius(&self) -> f32 {
         self.bounding_radius
+    }
+
+    #[inline]
+    fn inner_radius(&self) -> f32 {
+        self.inner_radius
     }
 }

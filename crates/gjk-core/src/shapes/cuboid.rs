@@ -46,4 +46,10 @@ impl SupportMap for Cuboid {
     fn bounding_radius(&self) -> f32 {
         self.half_extents.length()
     }
+
+    /// The nearest faces are those of the smallest half extent.
+    #[inline]
+    fn inner_radius(&self) -> f32 {
+        self.half_extents.min_element()
+    }
 }

@@ -66,4 +66,10 @@ impl SupportMap for Cylinder {
     fn bounding_radius(&self) -> f32 {
         (self.half_height * self.half_height + self.radius * self.radius).sqrt()
     }
+
+    /// The nearer of the caps and the side.
+    #[inline]
+    fn inner_radius(&self) -> f32 {
+        self.half_height.min(self.radius)
+    }
 }

@@ -56,4 +56,9 @@ impl<S: SupportMap> SupportMap for Rounded<S> {
     fn bounding_radius(&self) -> f32 {
         self.inner.bounding_radius() + self.radius
     }
+
+    #[inline]
+    fn inner_radius(&self) -> f32 {
+        self.inner.inner_radius() + self.radius
+    }
 }

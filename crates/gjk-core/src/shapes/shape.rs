@@ -96,6 +96,11 @@ impl SupportMap for Shape {
     fn bounding_radius(&self) -> f32 {
         dispatch!(self, s => s.bounding_radius())
     }
+
+    #[inline]
+    fn inner_radius(&self) -> f32 {
+        dispatch!(self, s => s.inner_radius())
+    }
 }
 
 impl<S: SupportMap + ?Sized> SupportMap for Arc<S> {
@@ -117,6 +122,11 @@ impl<S: SupportMap + ?Sized> SupportMap for Arc<S> {
     #[inline]
     fn bounding_radius(&self) -> f32 {
         (**self).bounding_radius()
+    }
+
+    #[inline]
+    fn inner_radius(&self) -> f32 {
+        (**self).inner_radius()
     }
 }
 

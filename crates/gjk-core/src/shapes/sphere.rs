@@ -43,4 +43,9 @@ impl SupportMap for Sphere {
     fn bounding_radius(&self) -> f32 {
         self.radius
     }
+
+    #[inline]
+    fn inner_radius(&self) -> f32 {
+        self.radius
+    }
 }

@@ -1,0 +1,166 @@
+//! The bounding balls of every shape, and the boolean verdicts they give.
+//!
+//! A ball of radius r about the origin lies inside a convex shape exactly when the
+//! shape's support reaches at least r along every unit direction, and contains it
+//! when the support never exceeds r: both radii are checked that way, along many
+//! seeded directions, and the inner radius is checked to be tight for the shapes
+//! whose nearest surface point is known. The verdicts are checked against GJK.
+
+use gjk_core::glam::Vec3;
+use gjk_core::query::bounds::ball_verdict;
+use gjk_core::{Capsule, Cone, Cuboid, Cylinder, Rounded, Shape, Sphere, SupportMap, intersects};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use testkit::workload::{random_hull, random_unit};
+use testkit::{PairKind, random_pairs};
+
+/// The least and greatest support along `n` seeded directions.
+fn support_range(shape: &Shape, seed: u64, n: usize) -> (f32, f32) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let axes = [Vec3::X, Vec3::Y, Vec3::Z, -Vec3::X, -Vec3::Y, -Vec3::Z];
+    let dirs = axes
+        .into_iter()
+        .chain((0..n).map(|_| random_unit(&mut rng)));
+    dirs.map(|d| shape.support(d).dot(d))
+        .fold((f32::MAX, f32::MIN), |(lo, hi), h| (lo.min(h), hi.max(h)))
+}
+
+fn shapes() -> Vec<(Shape, Option<f32>)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let h = 0.8f32;
+    let r = 0.3f32;
+    vec![
+        (Sphere::new(0.7).unwrap().into(), Some(0.7)),
+        (
+            Cuboid::new(Vec3::new(0.5, 2.0, 1.0)).unwrap().into(),
+            Some(0.5),
+        ),
+        (Capsule::new(1.5, 0.4).unwrap().into(), Some(0.4)),
+        (Cylinder::new(0.3, 1.0).unwrap().into(), Some(0.3)),
+        (Cylinder::new(1.0, 0.6).unwrap().into(), Some(0.6)),
+        // The side of the cone, in a plane through the axis: from (0, h) to (r, -h).
+        (
+            Cone::new(h, r).unwrap().into(),
+            Some(h * r / (r * r + 4.0 * h * h).sqrt()),
+        ),
+        // A flat cone: the side is still nearer than the base.
+        (
+            Cone::new(0.2, 2.0).unwrap().into(),
+            Some(0.4 / (4.0f32 + 0.16).sqrt()),
+        ),
+        (Shape::ConvexHull(random_hull(&mut rng, 32).into()), None),
+        (Shape::ConvexHull(random_hull(&mut rng, 200).into()), None),
+        (
+            Shape::Rounded(
+                Rounded::new(Shape::from(Cuboid::new(Vec3::ONE).unwrap()), 0.25)
+                    .unwrap()
+                    .into(),
+            ),
+            Some(1.25),
+        ),
+    ]
+}
+
+#[test]
+fn inner_ball_is_inside_and_outer_ball_contains() {
+    for (k, (shape, exact)) in shapes().iter().enumerate() {
+        let (lo, hi) = support_range(shape, 100 + k as u64, 20_000);
+        let (inner, outer) = (shape.inner_radius(), shape.bounding_radius());
+        let tol = 1e-5 * outer;
+        assert!(
+            inner <= lo + tol,
+            "shape {k} {shape:?}: inner {inner} > least support {lo}"
+        );
+        assert!(
+            outer >= hi - tol,
+            "shape {k} {shape:?}: outer {outer} < greatest support {hi}"
+        );
+        if let Some(exact) = exact {
+            assert!(
+                (inner - exact).abs() <= tol,
+                "shape {k}: inner {inner}, expected {exact}"
+            );
+        } else {
+            // Hulls: within their merging tolerance of the nearest face plane,
+            // which the seeded directions approach to a few percent.
+            assert!(
+                inner > 0.0 && inner >= 0.9 * lo,
+                "shape {k}: inner {inner}, least support {lo}"
+            );
+        }
+    }
+}
+
+#[test]
+fn hull_whose_origin_is_outside_has_no_inner_ball() {
+    let pts: Vec<Vec3> = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z]
+        .iter()
+        .map(|p| *p + Vec3::splat(5.0))
+        .collect();
+    let hull = gjk_core::ConvexHull::from_points(&pts).unwrap();
+    assert_eq!(hull.inner_radius(), f32::NEG_INFINITY);
+    // A ball around the hull's (outside) origin does not reach the hull: the
+    // balls must not call that an overlap.
+    let hull = Shape::ConvexHull(hull.into());
+    let ball = Shape::from(Sphere::new(1.0).unwrap());
+    let origin = gjk_core::Pose::IDENTITY;
+    assert!(!intersects(&hull, &origin, &ball, &origin));
+    assert_eq!(ball_verdict(&hull, &origin, &ball, &origin), None);
+    let rounded = Shape::Rounded(Rounded::new(hull.clone(), 0.5).unwrap().into());
+    assert_eq!(ball_verdict(&rounded, &origin, &ball, &origin), None);
+}
+
+/// Every verdict the balls give matches GJK, over seeded pairs of every kind at
+/// three densities and far from the origin; and the balls decide a fair share.
+/// (The hulls here surround their origin; `hull_whose_origin_is_outside...`
+/// covers the others, and gjk-simd's differential test has both.)
+#[test]
+fn ball_verdicts_agree_with_gjk() {
+    for (k, kind) in PairKind::ALL.iter().enumerate() {
+        let (mut decided, mut total) = (0, 0);
+        for (side, offset) in [(1.5, 0.0), (3.0, 0.0), (6.0, 0.0), (3.0, 1e4)] {
+            let seed = 4000 + 10 * k as u64;
+            for (i, p) in random_pairs(*kind, 3000, seed, side, Vec3::splat(offset))
+                .iter()
+                .enumerate()
+            {
+                total += 1;
+                if let Some(verdict) = ball_verdict(&p.a, &p.pose_a, &p.b, &p.pose_b) {
+                    decided += 1;
+                    let gjk = intersects(&p.a, &p.pose_a, &p.b, &p.pose_b);
+                    assert_eq!(
+                        verdict,
+                        gjk,
+                        "kind {} seed {seed} side {side} offset {offset} index {i}: {p}",
+                        kind.name()
+                    );
+                }
+            }
+        }
+        assert!(
+            decided * 10 > total,
+            "kind {}: balls decided {decided} of {total}",
+            kind.name()
+        );
+    }
+}
+
+#[test]
+fn ball_verdicts_refuse_what_they_cannot_tell() {
+    use gjk_core::Pose;
+    let ball = Shape::from(Sphere::new(1.0).unwrap());
+    let at = |x: f32| Pose::from_translation(Vec3::new(x, 0.0, 0.0)).unwrap();
+    let origin = Pose::IDENTITY;
+    // Exactly touching spheres: within the rounding slack of both balls.
+    assert_eq!(ball_verdict(&ball, &origin, &ball, &at(2.0)), None);
+    assert_eq!(ball_verdict(&ball, &origin, &ball, &at(1.99)), Some(true));
+    assert_eq!(ball_verdict(&ball, &origin, &ball, &at(2.01)), Some(false));
+    // Far from the origin the slack grows with the coordinates: 1 ulp at 1e6 is
+    // 0.06, so a gap of 0.01 is not decided.
+    let far = |x: f32| Pose::from_translation(Vec3::new(1e6 + x, 0.0, 0.0)).unwrap();
+    assert_eq!(ball_verdict(&ball, &far(0.0), &ball, &far(2.01)), None);
+    // Coordinates whose difference overflows.
+    let huge = Pose::from_translation(Vec3::new(3e38, 0.0, 0.0)).unwrap();
+    let minus = Pose::from_translation(Vec3::new(-3e38, 0.0, 0.0)).unwrap();
+    assert_eq!(ball_verdict(&ball, &huge, &ball, &minus), None);
+}
