@@ -1,9 +1,15 @@
 //! A driver for `perf record` and `valgrind --tool=callgrind`: runs one query of the
 //! batch driver on the standard pairs of one kind, many times, and prints the
-//! support evaluations per pair and per batch of eight (the lockstep cost).
+//! share of pairs the bounding balls decide, the wall-clock time per pair, and the
+//! support evaluations per pair and per batch of eight in input order (the
+//! lockstep cost). For instruction counts of the driver alone:
+//! `valgrind --tool=callgrind --toggle-collect=gjk_simd::batch::run_query ...`
+//! on a build with `RUSTFLAGS="-C target-cpu=x86-64-v3"` (valgrind cannot
+//! decode AVX-512).
 //!
 //! `cargo run --release -p gjk-simd --example profile_x8 -- intersects cuboid-cuboid 200`
 
+use gjk_core::query::bounds::ball_verdict;
 use gjk_core::{Pose, Shape};
 use gjk_simd::{Parallelism, distance_batch, intersects_batch};
 use testkit::workload::{PairKind, standard_pairs};
@@ -22,6 +28,14 @@ fn main() {
     let sb: Vec<Shape> = pairs.iter().map(|p| p.b.clone()).collect();
     let pa: Vec<Pose> = pairs.iter().map(|p| p.pose_a).collect();
     let pb: Vec<Pose> = pairs.iter().map(|p| p.pose_b).collect();
+    let decided = pairs
+        .iter()
+        .filter(|p| ball_verdict(&p.a, &p.pose_a, &p.b, &p.pose_b).is_some())
+        .count();
+    println!(
+        "{kind_name}: bounding balls decide {:.1}% of the boolean queries",
+        100.0 * decided as f64 / pairs.len() as f64
+    );
     let seq = Parallelism::Sequential;
     let start = std::time::Instant::now();
     let iterations: Vec<u32> = match query {
@@ -50,29 +64,6 @@ fn main() {
     let mut hist = [0usize; 12];
     for &i in &iterations {
         hist[(i as usize).min(11)] += 1;
-    }
-    // What lockstep would cost if pairs were grouped by a cheap difficulty key: the
-    // centre distance over the sum of bounding radii, in `bins` bins.
-    use gjk_core::SupportMap;
-    for bins in [2usize, 4, 8, 16] {
-        let mut keyed: Vec<(usize, u32)> = pairs
-            .iter()
-            .zip(&iterations)
-            .map(|(p, &it)| {
-                let d = (p.pose_b.translation() - p.pose_a.translation()).length();
-                let r = p.a.bounding_radius() + p.b.bounding_radius();
-                (((d / r) * bins as f32).min(bins as f32 - 1.0) as usize, it)
-            })
-            .collect();
-        keyed.sort_by_key(|k| k.0);
-        let lock: u32 = keyed
-            .chunks(8)
-            .map(|c| c.iter().map(|k| k.1).max().unwrap_or(0) * 8)
-            .sum();
-        println!(
-            "  binned by centre distance / radii, {bins} bins: lockstep {:.2}",
-            lock as f64 / keyed.len() as f64
-        );
     }
     println!(
         "{query} {kind_name}: mean support evaluations {mean:.2}, lockstep {:.2} per pair, histogram {hist:?}",

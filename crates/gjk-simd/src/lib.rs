@@ -50,7 +50,9 @@ pub mod math;
 pub mod shapes;
 mod simplex_x8;
 
-pub use batch::{BatchError, Parallelism, distance_batch, intersects_batch};
+pub use batch::{
+    BatchError, BatchOptions, Parallelism, distance_batch, intersects_batch, intersects_batch_with,
+};
 pub use gjk_x8::{DistanceX8, IntersectionX8, LaneStatus, distance_x8, intersects_x8};
 pub use math::{CmpX8, Mask8, Mat3x8, PoseX8, QuatX8, SelectX8, Vec3x8};
 pub use shapes::{

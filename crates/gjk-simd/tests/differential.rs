@@ -1,5 +1,8 @@
 //! Differential test against gjk-core: 1,032,192 seeded pairs over all 36 kind
-//! pairs (plus rounded variants), through the batch driver.
+//! pairs (plus rounded variants), through the batch driver. The boolean query is
+//! checked twice: as users call it (pairs decided by bounding balls skip GJK;
+//! the share is reported as "bool by balls") and with every pair through the GJK
+//! kernel (`ball_early_out: false`).
 //!
 //! Agreement criteria (issue 3):
 //! * boolean: identical outside a 1e-4 band around touching (a disagreement is
@@ -34,7 +37,9 @@ mod common;
 use common::{KIND_NAMES, Pairs, hulls, pairs, rounded, shape, world_support};
 use gjk_core::glam::Vec3;
 use gjk_core::{Distance, Intersection, contact, distance, intersection};
-use gjk_simd::{Parallelism, distance_batch, intersects_batch};
+use gjk_simd::{
+    BatchOptions, Parallelism, distance_batch, intersects_batch, intersects_batch_with,
+};
 
 const SEED: u64 = 0x5EED_6A6B;
 /// Pairs per kind pair (×36 kind pairs = 1,032,192 pairs).
@@ -55,6 +60,9 @@ struct Stats {
     curved_stall: usize,
     curved_worst: f32,
     distance_differs_both_certified: usize,
+    /// Boolean answers the driver took from the bounding balls (0 support
+    /// evaluations); the rest went through the GJK kernel.
+    ball_decided: usize,
     iters_core_bool: u64,
     iters_simd_bool: u64,
     iters_core_dist: u64,
@@ -117,6 +125,19 @@ fn check(p: &Pairs, label: &str, seed: u64, curved: bool) -> Stats {
         Parallelism::Sequential,
     )
     .unwrap();
+    // The same pairs with every one through the GJK kernel: the early out must
+    // not hide a kernel bug on the pairs it decides.
+    let kernel_only = intersects_batch_with(
+        &p.shapes_a,
+        &p.poses_a,
+        &p.shapes_b,
+        &p.poses_b,
+        BatchOptions {
+            parallelism: Parallelism::Sequential,
+            ball_early_out: false,
+        },
+    )
+    .unwrap();
     let dists = distance_batch(
         &p.shapes_a,
         &p.poses_a,
@@ -136,6 +157,7 @@ fn check(p: &Pairs, label: &str, seed: u64, curved: bool) -> Stats {
         let (sb, sd) = (bools[i], dists[i]);
         st.iters_core_bool += u64::from(cb.iterations);
         st.iters_simd_bool += u64::from(sb.iterations);
+        st.ball_decided += usize::from(sb.iterations == 0);
         st.iters_core_dist += u64::from(cd.iterations);
         st.iters_simd_dist += u64::from(sd.iterations);
         st.overlapping += usize::from(cb.intersecting);
@@ -150,16 +172,24 @@ fn check(p: &Pairs, label: &str, seed: u64, curved: bool) -> Stats {
                 st.failures.push(String::new());
             }
         };
-        if sb.intersecting != cb.intersecting {
-            let depth = if cd.distance > 0.0 {
-                cd.distance
-            } else {
-                contact(a, pa, b, pb, 0.0).map_or(0.0, |c| c.depth)
-            };
-            if depth <= BAND {
-                st.bool_disagree_in_band += 1;
-            } else {
-                fail("boolean disagreement outside the touching band");
+        for (answer, what) in [
+            (sb, "boolean disagreement outside the touching band"),
+            (
+                kernel_only[i],
+                "boolean disagreement outside the touching band (GJK kernel, no early out)",
+            ),
+        ] {
+            if answer.intersecting != cb.intersecting {
+                let depth = if cd.distance > 0.0 {
+                    cd.distance
+                } else {
+                    contact(a, pa, b, pb, 0.0).map_or(0.0, |c| c.depth)
+                };
+                if depth <= BAND {
+                    st.bool_disagree_in_band += 1;
+                } else {
+                    fail(what);
+                }
             }
         }
         let diff = (sd.distance - cd.distance).abs();
@@ -208,7 +238,8 @@ fn check(p: &Pairs, label: &str, seed: u64, curved: bool) -> Stats {
 fn report(name: &str, st: &Stats) {
     println!(
         "{name:<22} pairs {:>7} overlap {:>5.1}% band-disagree {:>3} witness-differs {:>4} core-off {:>3} both-ok {:>3} \
-         max|Δd| {:.2e} max rel {:.2e} iters core/simd bool {:.2}/{:.2} dist {:.2}/{:.2}",
+         max|Δd| {:.2e} max rel {:.2e} iters core/simd bool {:.2}/{:.2} dist {:.2}/{:.2} \
+         bool by balls {:>5.1}%",
         st.pairs,
         100.0 * st.overlapping as f64 / st.pairs as f64,
         st.bool_disagree_in_band,
@@ -221,6 +252,7 @@ fn report(name: &str, st: &Stats) {
         st.iters_simd_bool as f64 / st.pairs as f64,
         st.iters_core_dist as f64 / st.pairs as f64,
         st.iters_simd_dist as f64 / st.pairs as f64,
+        100.0 * st.ball_decided as f64 / st.pairs as f64,
     );
     if st.curved_stall > 0 {
         println!(
