@@ -172,6 +172,16 @@ pub(crate) fn build(leaves: impl ExactSizeIterator<Item = (Aabb, u32, u32)>) -> 
                 child2: it.payload(),
             };
             out.push(node, it.leaf_id(), task.parent, task.second);
+            // Heights while the leaf's ancestors are still in cache (they are the
+            // current depth-first path), instead of a separate bottom-up pass over the
+            // whole arena: raise them until one is already high enough. Each step
+            // raises a height, so the loop is bounded by the sum of heights.
+            let (mut p, mut h) = (task.parent, 1);
+            while p != NULL && out.height[p as usize] < h {
+                out.height[p as usize] = h;
+                p = out.parent[p as usize];
+                h += 1;
+            }
             continue;
         }
         let range = &mut items[task.start..task.end];
@@ -222,20 +232,6 @@ pub(crate) fn build(leaves: impl ExactSizeIterator<Item = (Aabb, u32, u32)>) -> 
             second: false,
             centres: left_c,
         });
-    }
-    // Preorder puts children after parents, so the reverse is a bottom-up order.
-    // Branch-free (leaves and internal nodes alternate at random): a leaf reads its
-    // own slot instead of its (absent) children and keeps height 0.
-    for n in (0..out.nodes.len()).rev() {
-        let node = out.nodes[n];
-        let leaf = node.is_leaf();
-        let (c1, c2) = if leaf {
-            (n, n)
-        } else {
-            (node.child1 as usize, node.child2 as usize)
-        };
-        let h = 1 + out.height[c1].max(out.height[c2]);
-        out.height[n] = if leaf { 0 } else { h };
     }
     out
 }
