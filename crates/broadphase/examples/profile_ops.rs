@@ -2,8 +2,8 @@
 //! from `/proc/thread-self/schedstat`), which stays meaningful when other processes
 //! share the machine, unlike wall-clock time. For profiling with `perf record`.
 //!
-//! `cargo run --release -p broadphase --example profile_ops -- build|insert_many|pairs|pairs_binary|parry_build|parry_pairs|frame [N]
-//! [reps] [margin_fraction] [threads]`
+//! `cargo run --release -p broadphase --example profile_ops -- build|insert_many|pairs|pairs_binary|parry_build|parry_pairs [N]
+//! [reps] [threads]` or `... frame [N] [frames] [margin_fraction] [threads]`
 use broadphase::{Aabb, DynamicTree};
 use glam::Vec3;
 use rand::{Rng, SeedableRng};
@@ -53,15 +53,19 @@ fn main() {
         &parry_boxes,
     );
     let mut ws = parry3d::partitioning::BvhWorkspace::default();
+    // Threads of the pool the operation runs in (after `reps`; with more than one, the
+    // on-CPU figure covers the calling worker only, so compare wall times).
+    let threads: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(1);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
+        .num_threads(threads)
         .build()
         .unwrap();
     let cpu = || -> f64 {
         let s = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap();
         s.split_whitespace().next().unwrap().parse::<f64>().unwrap() * 1e-9
     };
-    // Everything runs on the pool's single worker, so its schedstat covers all work.
+    // With one thread, everything runs on the pool's worker, so its schedstat covers all
+    // the work.
     pool.install(|| {
         let mut best = f64::INFINITY;
         let mut best_cpu = f64::INFINITY;

@@ -184,15 +184,17 @@ impl WideSnapshot {
         tree: &DynamicTree,
         (mut buckets, mut payload): (Vec<WideNode>, Vec<u32>),
     ) -> Self {
-        buckets.clear();
-        payload.clear();
         if tree.preorder && tree.root == 0 {
             subtree_buckets(tree, &mut buckets, &mut payload);
-        } else if tree.root != NULL {
-            walk_buckets(tree, &mut buckets, &mut payload);
-        }
-        for b in &mut buckets {
-            b.bounds = b.union();
+        } else {
+            buckets.clear();
+            payload.clear();
+            if tree.root != NULL {
+                walk_buckets(tree, &mut buckets, &mut payload);
+            }
+            for b in &mut buckets {
+                b.bounds = b.union();
+            }
         }
         let mut levels = vec![buckets];
         // Each level is 8 times smaller, so this runs about log8(leaves) times.
@@ -395,8 +397,9 @@ impl WideSnapshot {
 /// `l` leaves is the node range `n..n + 2l - 1`, its first child is `n + 1`, and its
 /// second child `c` has `l - (c - n) / 2` leaves: no counting pass is needed.
 fn subtree_buckets(tree: &DynamicTree, buckets: &mut Vec<WideNode>, payload: &mut Vec<u32>) {
-    buckets.reserve(tree.len().div_ceil(4));
-    payload.reserve(tree.len() * 2);
+    // The bucket roots in tree order, found by a walk over the internal nodes above
+    // them only (a few percent of the arena, read in order).
+    let mut roots: Vec<(usize, usize)> = Vec::with_capacity(tree.len().div_ceil(4));
     let mut stack = vec![(0usize, tree.len())];
     // Each item is a distinct node.
     let mut budget = tree.nodes.len() + 1;
@@ -406,29 +409,57 @@ fn subtree_buckets(tree: &DynamicTree, buckets: &mut Vec<WideNode>, payload: &mu
         }
         budget -= 1;
         if l <= W {
-            // Branch-free over the range (node kinds alternate at random): every node
-            // is written to slot `s`, which only advances past leaves, so an internal
-            // node is overwritten by the next leaf; the range ends with a leaf.
-            let mut b = WideNode::EMPTY;
-            let mut pay = [0u32; W];
-            let mut s = 0usize;
-            for node in &tree.nodes[n..n + 2 * l - 1] {
-                let (lo, hi) = (node.aabb.min(), node.aabb.max());
-                let k = s.min(W - 1);
-                b.set_child_raw(k, &[lo.x, lo.y, lo.z, hi.x, hi.y, hi.z]);
-                pay[k] = node.child2;
-                s += usize::from(node.is_leaf());
-            }
-            for k in l..W {
-                b.set_child_raw(k, &EMPTY_BOX);
-            }
-            buckets.push(b);
-            payload.extend_from_slice(&pay);
+            roots.push((n, l));
         } else {
             let c2 = tree.nodes[n].child2 as usize;
             let l1 = (c2.saturating_sub(n) / 2).min(l);
             stack.push((c2, l - l1));
             stack.push((n + 1, l1));
+        }
+    }
+    // Recycled buffers keep stale contents: every bucket below is written in full.
+    buckets.truncate(roots.len());
+    buckets.resize(roots.len(), WideNode::EMPTY);
+    payload.truncate(roots.len() * W);
+    payload.resize(roots.len() * W, 0);
+    let fill = |(bucket, pay): (&mut WideNode, &mut [u32]), &(n, l): &(usize, usize)| {
+        // Branch-free over the range (node kinds alternate at random): every node is
+        // written to slot `s`, which only advances past leaves, so an internal node is
+        // overwritten by the next leaf; the range ends with a leaf.
+        let mut s = 0usize;
+        for node in &tree.nodes[n..n + 2 * l - 1] {
+            let (lo, hi) = (node.aabb.min(), node.aabb.max());
+            let k = s.min(W - 1);
+            bucket.set_child_raw(k, &[lo.x, lo.y, lo.z, hi.x, hi.y, hi.z]);
+            pay[k] = node.child2;
+            s += usize::from(node.is_leaf());
+        }
+        for (k, p) in pay.iter_mut().enumerate().skip(l) {
+            bucket.set_child_raw(k, &EMPTY_BOX);
+            *p = 0;
+        }
+        bucket.bounds = bucket.union();
+    };
+    if rayon::current_num_threads() > 1 && roots.len() >= SPLIT_MIN_BUCKETS {
+        // Filling is most of a snapshot's cost (it reads the whole arena); the buckets
+        // are disjoint, so chunks of them fill in parallel with the same result.
+        let chunk = roots.len().div_ceil(PARALLEL_ITEMS).max(64);
+        buckets
+            .par_chunks_mut(chunk)
+            .zip(payload.par_chunks_mut(chunk * W))
+            .zip(roots.par_chunks(chunk))
+            .for_each(|((bs, ps), rs)| {
+                for ((b, p), r) in bs.iter_mut().zip(ps.chunks_exact_mut(W)).zip(rs) {
+                    fill((b, p), r);
+                }
+            });
+    } else {
+        for ((b, p), r) in buckets
+            .iter_mut()
+            .zip(payload.chunks_exact_mut(W))
+            .zip(&roots)
+        {
+            fill((b, p), r);
         }
     }
 }
