@@ -22,6 +22,7 @@ use wide::f32x8;
 
 use crate::gjk_x8::{distance_x8, intersects_x8};
 use crate::math::{Mask8, PoseX8, QuatX8, Vec3x8};
+use crate::sat_x8::cuboids_sat_x8;
 use crate::shapes::{
     CapsuleX8, ConeX8, CuboidX8, CylinderX8, HullX8, LaneShape, RoundedX8, SphereX8, SupportMapX8,
 };
@@ -90,17 +91,19 @@ impl Default for Parallelism {
 pub struct BatchOptions {
     /// How the work is spread (default: [`Parallelism::default`]).
     pub parallelism: Parallelism,
-    /// Whether the boolean query answers pairs its bounding balls decide
-    /// ([`gjk_core::query::bounds`]) without running GJK on them (default: yes).
-    /// Such pairs report 0 iterations. The distance query ignores it.
-    pub ball_early_out: bool,
+    /// Whether the boolean query answers the pairs that cheap tests decide
+    /// without running GJK on them (default: yes): bounding balls for any kinds
+    /// ([`gjk_core::query::bounds`]), the separating-axis test for box pairs
+    /// ([`cuboids_sat_x8`]). Such pairs report 0 iterations. The distance query
+    /// ignores it.
+    pub early_outs: bool,
 }
 
 impl Default for BatchOptions {
     fn default() -> Self {
         BatchOptions {
             parallelism: Parallelism::default(),
-            ball_early_out: true,
+            early_outs: true,
         }
     }
 }
@@ -116,6 +119,9 @@ const HULL_BINS: usize = 256;
 /// and poses stay in cache, large enough that a mixed block's buckets mostly
 /// fill whole batches.
 const BLOCK: usize = 2048;
+
+/// The kernel index of boxes.
+const CUBOID: usize = 1;
 
 /// The kernel index of convex hulls.
 const HULL: usize = 5;
@@ -171,15 +177,18 @@ fn facts(shape: &Shape) -> (usize, f32, f32) {
 /// batches left hold the harder pairs and run longer. Measured with callgrind on
 /// the standard pairs (instructions per pair without / with the test): ball-ball
 /// 215 / 122, hull-hull 1,611 / 861, cuboid-hull 1,076 / 774, cylinder 579 / 443,
-/// rounded 922 / 601, mixed 815 / 598, cuboid 544 / 504; but capsule-capsule
-/// 320 / 353 and cone-cone 578 / 621, whose inner balls (the capsule's radius,
-/// the cone's distance to its side) are small beside their outer balls.
+/// rounded 922 / 601, mixed 815 / 598; but capsule-capsule 320 / 353 and
+/// cone-cone 578 / 621, whose inner balls (the capsule's radius, the cone's
+/// distance to its side) are small beside their outer balls. Box pairs take the
+/// separating-axis test instead, which decides all the balls would and more.
 #[inline(always)]
 fn ball_test_pays(kind_a: usize, kind_b: usize) -> bool {
     const CAPSULE: usize = 2;
     const CONE: usize = 4;
     let thin = |k: usize| k == CAPSULE || k == CONE;
-    !(thin(kind_a) && thin(kind_b))
+    let both_thin = thin(kind_a) && thin(kind_b);
+    let both_boxes = kind_a == CUBOID && kind_b == CUBOID;
+    !both_thin && !both_boxes
 }
 
 /// The address of a (peeled) hull, or 0 for other kinds: identifies a hull within
@@ -195,9 +204,10 @@ fn hull_address(shape: &Shape) -> usize {
 /// One query the driver can run: the wide kernel call and the scalar result type.
 trait Query: Sync {
     type Out: Copy + Send + Sync;
-    /// Whether pairs the bounding balls decide ([`ball_tests`]) skip the kernel.
-    const BALL_EARLY_OUT: bool;
-    /// The answer of a pair the bounding balls decided (`overlap`: which way).
+    /// Whether pairs that cheap tests decide (bounding balls, [`ball_tests`]; the
+    /// separating-axis test for boxes) skip the kernel.
+    const EARLY_OUTS: bool;
+    /// The answer of a pair a cheap test decided (`overlap`: which way).
     fn decided(overlap: bool) -> Self::Out;
     /// Runs the kernel on lanes `0..lanes` and hands lane `i`'s result to `put(i, _)`.
     fn run<A: SupportMapX8, B: SupportMapX8>(
@@ -214,7 +224,7 @@ struct IntersectsQuery;
 
 impl Query for IntersectsQuery {
     type Out = Intersection;
-    const BALL_EARLY_OUT: bool = true;
+    const EARLY_OUTS: bool = true;
     /// Zero support evaluations.
     #[inline(always)]
     fn decided(overlap: bool) -> Intersection {
@@ -245,7 +255,7 @@ struct DistanceQuery;
 impl Query for DistanceQuery {
     type Out = Distance;
     /// Balls bound the distance but do not give it, nor the closest points.
-    const BALL_EARLY_OUT: bool = false;
+    const EARLY_OUTS: bool = false;
     fn decided(_: bool) -> Distance {
         unreachable!("distance queries have no early out")
     }
@@ -332,6 +342,56 @@ fn lane_shapes<'s, S: Borrow<Shape>>(shapes: &'s [S], batch: &[u32]) -> ([&'s Sh
     (inner, f32x8::new(radius))
 }
 
+/// Packs the pairs `batch` (at most eight, one kind pair) into the wide shapes `a`
+/// and `b`, and returns their poses.
+#[inline(always)]
+fn pack_batch<SA: LaneShape, SB: LaneShape, S: Borrow<Shape>>(
+    inputs: &Inputs<'_, S>,
+    batch: &[u32],
+    a: &mut RoundedX8<SA>,
+    b: &mut RoundedX8<SB>,
+) -> (PoseX8, PoseX8) {
+    let (inner_a, radius_a) = lane_shapes(inputs.shapes_a, batch);
+    let (inner_b, radius_b) = lane_shapes(inputs.shapes_b, batch);
+    a.inner.pack(&inner_a, batch.len());
+    b.inner.pack(&inner_b, batch.len());
+    a.radius = radius_a;
+    b.radius = radius_b;
+    (
+        pose_x8(inputs.poses_a, batch),
+        pose_x8(inputs.poses_b, batch),
+    )
+}
+
+/// The box-box pairs of `idx` that the separating-axis test
+/// ([`cuboids_sat_x8`]) leaves undecided, in order; the decided ones get their
+/// answer. The append is branch-free, like the bounding-ball pass.
+fn sat_prepass<Q: Query, S: Borrow<Shape>>(
+    inputs: &Inputs<'_, S>,
+    idx: &[u32],
+    out: &OutSlots<Q::Out>,
+) -> Vec<u32> {
+    let mut a = RoundedX8::<CuboidX8>::default();
+    let mut b = RoundedX8::<CuboidX8>::default();
+    let mut pending = vec![0u32; idx.len()];
+    let mut n = 0;
+    for batch in idx.chunks(8) {
+        let (pose_a, pose_b) = pack_batch(inputs, batch, &mut a, &mut b);
+        let v = cuboids_sat_x8(&a, &pose_a, &b, &pose_b, Mask8::first(batch.len()));
+        let (apart, overlapping) = (v.apart.bitmask(), v.overlapping.bitmask());
+        for (k, &i) in batch.iter().enumerate() {
+            let decided = (apart | overlapping) >> k & 1 == 1;
+            // SAFETY: `i` lies in this task's block (see `run_query`); an
+            // undecided pair's slot is written again by its kernel.
+            unsafe { out.write(i as usize, Q::decided(overlapping >> k & 1 == 1)) };
+            pending[n] = i;
+            n += usize::from(!decided);
+        }
+    }
+    pending.truncate(n);
+    pending
+}
+
 /// Runs query `Q` on the pairs `idx` (bucket order, one kind pair `SA`, `SB`),
 /// eight at a time, writing each result to its input slot. The wide shapes are
 /// reused from batch to batch (hulls skip repacking when the lanes' hulls repeat).
@@ -345,14 +405,7 @@ where
     let mut a = RoundedX8::<SA>::default();
     let mut b = RoundedX8::<SB>::default();
     for batch in idx.chunks(8) {
-        let (inner_a, radius_a) = lane_shapes(inputs.shapes_a, batch);
-        let (inner_b, radius_b) = lane_shapes(inputs.shapes_b, batch);
-        a.inner.pack(&inner_a, batch.len());
-        b.inner.pack(&inner_b, batch.len());
-        a.radius = radius_a;
-        b.radius = radius_b;
-        let pose_a = pose_x8(inputs.poses_a, batch);
-        let pose_b = pose_x8(inputs.poses_b, batch);
+        let (pose_a, pose_b) = pack_batch(inputs, batch, &mut a, &mut b);
         Q::run(&a, &pose_a, &b, &pose_b, batch.len(), |k, r| {
             // SAFETY: `batch` is a range of the permutation `order`, and ranges
             // handed to different tasks are disjoint (see `run_query`).
@@ -499,7 +552,7 @@ fn run_query<Q: Query, S: Borrow<Shape> + Sync>(
     };
     let run = |first: usize| {
         let range = first..(first + block).min(n);
-        run_block::<Q, S>(&inputs, range, options.ball_early_out, &out);
+        run_block::<Q, S>(&inputs, range, options.early_outs, &out);
     };
     match parallelism {
         Parallelism::Sequential => (0..n).step_by(block).for_each(run),
@@ -519,7 +572,7 @@ fn run_query<Q: Query, S: Borrow<Shape> + Sync>(
 fn run_block<Q: Query, S: Borrow<Shape>>(
     inputs: &Inputs<'_, S>,
     range: std::ops::Range<usize>,
-    ball_early_out: bool,
+    early_outs: bool,
     out: &OutSlots<Q::Out>,
 ) {
     let (sa, sb) = (inputs.shapes_a, inputs.shapes_b);
@@ -534,7 +587,7 @@ fn run_block<Q: Query, S: Borrow<Shape>>(
     for i in range.clone() {
         let (kind_a, outer_a, inner_a) = facts(sa[i].borrow());
         let (kind_b, outer_b, inner_b) = facts(sb[i].borrow());
-        let decided = Q::BALL_EARLY_OUT && ball_early_out && ball_test_pays(kind_a, kind_b) && {
+        let decided = Q::EARLY_OUTS && early_outs && ball_test_pays(kind_a, kind_b) && {
             let (pose_a, pose_b) = (&inputs.poses_a[i], &inputs.poses_b[i]);
             let (apart, overlap) = ball_tests(
                 pose_a.translation(),
@@ -576,6 +629,11 @@ fn run_block<Q: Query, S: Borrow<Shape>>(
             let unsorted = idx.to_vec();
             counting_sort::<HULL_BINS>(&bins, |j| unsorted[j], idx);
         }
+        if Q::EARLY_OUTS && early_outs && key == CUBOID * KINDS + CUBOID {
+            let pending = sat_prepass::<Q, S>(inputs, idx, out);
+            run_bucket::<CuboidX8, CuboidX8, Q, S>(inputs, &pending, out);
+            continue;
+        }
         dispatch::<Q, S>(key, inputs, idx, out);
     }
 }
@@ -585,8 +643,9 @@ fn run_block<Q: Query, S: Borrow<Shape>>(
 /// bit-identical to what the pair gets alone.
 ///
 /// Pairs whose bounding balls decide the answer ([`gjk_core::query::bounds`])
-/// skip GJK and report 0 iterations, except for capsule and cone pairs, where
-/// the test costs more than it saves; [`intersects_batch_with`] can turn it off.
+/// skip GJK and report 0 iterations (not for capsule and cone pairs, where the
+/// test costs more than it saves), and so do box pairs that the separating-axis
+/// test decides ([`cuboids_sat_x8`]); [`intersects_batch_with`] turns both off.
 ///
 /// Empty input gives empty output; slices of different lengths give
 /// [`BatchError::LengthMismatch`]. `S` is `Shape` or any reference to one.
@@ -604,7 +663,7 @@ pub fn intersects_batch<S: Borrow<Shape> + Sync>(
     run_query::<IntersectsQuery, S>(shapes_a, poses_a, shapes_b, poses_b, options)
 }
 
-/// [`intersects_batch`] with every option: `options.ball_early_out = false` runs
+/// [`intersects_batch`] with every option: `options.early_outs = false` runs
 /// every pair through the GJK kernel (what a differential test of the kernel
 /// wants); the answers agree either way, up to GJK's own accuracy at touching.
 pub fn intersects_batch_with<S: Borrow<Shape> + Sync>(

@@ -47,6 +47,7 @@
 pub mod batch;
 pub mod gjk_x8;
 pub mod math;
+pub mod sat_x8;
 pub mod shapes;
 mod simplex_x8;
 
@@ -55,6 +56,7 @@ pub use batch::{
 };
 pub use gjk_x8::{DistanceX8, IntersectionX8, LaneStatus, distance_x8, intersects_x8};
 pub use math::{CmpX8, Mask8, Mat3x8, PoseX8, QuatX8, SelectX8, Vec3x8};
+pub use sat_x8::{SatVerdictX8, cuboids_sat_x8};
 pub use shapes::{
     CapsuleX8, ConeX8, CuboidX8, CylinderX8, HullX8, RoundedX8, SphereX8, SupportMapX8,
 };

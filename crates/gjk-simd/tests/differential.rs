@@ -1,8 +1,8 @@
 //! Differential test against gjk-core: 1,032,192 seeded pairs over all 36 kind
 //! pairs (plus rounded variants), through the batch driver. The boolean query is
-//! checked twice: as users call it (pairs decided by bounding balls skip GJK;
-//! the share is reported as "bool by balls") and with every pair through the GJK
-//! kernel (`ball_early_out: false`).
+//! checked twice: as users call it (pairs decided by bounding balls, or for boxes
+//! by separating axes, skip GJK; the share is reported as "bool by early outs")
+//! and with every pair through the GJK kernel (`early_outs: false`).
 //!
 //! Agreement criteria (issue 3):
 //! * boolean: identical outside a 1e-4 band around touching (a disagreement is
@@ -60,8 +60,9 @@ struct Stats {
     curved_stall: usize,
     curved_worst: f32,
     distance_differs_both_certified: usize,
-    /// Boolean answers the driver took from the bounding balls (0 support
-    /// evaluations); the rest went through the GJK kernel.
+    /// Boolean answers the driver took from its early outs (bounding balls,
+    /// separating axes for boxes: 0 support evaluations); the rest went
+    /// through the GJK kernel.
     ball_decided: usize,
     iters_core_bool: u64,
     iters_simd_bool: u64,
@@ -134,7 +135,7 @@ fn check(p: &Pairs, label: &str, seed: u64, curved: bool) -> Stats {
         &p.poses_b,
         BatchOptions {
             parallelism: Parallelism::Sequential,
-            ball_early_out: false,
+            early_outs: false,
         },
     )
     .unwrap();
@@ -239,7 +240,7 @@ fn report(name: &str, st: &Stats) {
     println!(
         "{name:<22} pairs {:>7} overlap {:>5.1}% band-disagree {:>3} witness-differs {:>4} core-off {:>3} both-ok {:>3} \
          max|Δd| {:.2e} max rel {:.2e} iters core/simd bool {:.2}/{:.2} dist {:.2}/{:.2} \
-         bool by balls {:>5.1}%",
+         bool by early outs {:>5.1}%",
         st.pairs,
         100.0 * st.overlapping as f64 / st.pairs as f64,
         st.bool_disagree_in_band,
