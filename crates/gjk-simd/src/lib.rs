@@ -13,10 +13,13 @@
 //!   the [`SupportMapX8`] trait; supports take the active-lane mask.
 //! * Kernels: [`intersects_x8`] and [`distance_x8`], generic over the two wide
 //!   shape types (monomorphized per kind pair, no per-lane branching).
+//! * [`sat_x8`]: the separating-axis test for eight box pairs, an early out of the
+//!   boolean query.
 //! * Batch driver: [`intersects_batch`] and [`distance_batch`] take any number of
-//!   `gjk_core::Shape` pairs, bucket them by kind pair, run the kernels (on rayon
-//!   or sequentially) and return results in input order, each bit-identical to what
-//!   the pair gets alone.
+//!   `gjk_core::Shape` pairs, answer the boolean pairs that bounding balls or
+//!   separating axes decide, bucket the rest by kind pair, run the kernels (on
+//!   rayon or sequentially) and return results in input order, each bit-identical
+//!   to what the pair gets alone ([`intersects_batch_with`] sets the options).
 //!
 //! ```
 //! use gjk_core::{Cuboid, Pose, Shape, Sphere};
