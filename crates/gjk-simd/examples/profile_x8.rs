@@ -19,6 +19,8 @@ fn main() {
     let query = args.get(1).map(String::as_str).unwrap_or("intersects");
     let kind_name = args.get(2).map(String::as_str).unwrap_or("cuboid-cuboid");
     let rounds: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(100);
+    // A fourth argument runs the batch on a rayon pool of that many threads.
+    let threads: Option<usize> = args.get(4).and_then(|s| s.parse().ok());
     let Some(kind) = PairKind::ALL.into_iter().find(|k| k.name() == kind_name) else {
         eprintln!("unknown kind {kind_name}");
         std::process::exit(2);
@@ -36,9 +38,16 @@ fn main() {
         "{kind_name}: bounding balls decide {:.1}% of the boolean queries",
         100.0 * decided as f64 / pairs.len() as f64
     );
-    let seq = Parallelism::Sequential;
+    let seq = match threads {
+        Some(_) => Parallelism::default(),
+        None => Parallelism::Sequential,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(1))
+        .build()
+        .expect("a rayon pool");
     let start = std::time::Instant::now();
-    let iterations: Vec<u32> = match query {
+    let iterations: Vec<u32> = pool.install(|| match query {
         "intersects" => {
             for _ in 0..rounds {
                 std::hint::black_box(intersects_batch(&sa, &pa, &sb, &pb, seq).unwrap());
@@ -53,7 +62,7 @@ fn main() {
             let r = distance_batch(&sa, &pa, &sb, &pb, seq).unwrap();
             r.iter().map(|x| x.iterations).collect()
         }
-    };
+    });
     let per_pair = start.elapsed().as_secs_f64() * 1e9 / ((rounds + 1) * pairs.len()) as f64;
     println!("{query} {kind_name}: {per_pair:.1} ns per pair (wall clock, {rounds} rounds)");
     let mean = iterations.iter().sum::<u32>() as f64 / iterations.len() as f64;
