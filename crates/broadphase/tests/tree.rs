@@ -305,3 +305,80 @@ fn all_pairs_at_bucket_boundaries_and_after_edits() {
         check(&tree, &boxes, "after rebuild");
     }
 }
+
+/// All pairs from scratch on degenerate distributions, built (subtree buckets) and after
+/// a structural edit (walked buckets), against brute force, on one and two threads with
+/// the same order: every box at one point, boxes sorted along a line, a few huge boxes
+/// among small ones, nested boxes, flat boxes on a plane, a single box.
+#[test]
+fn all_pairs_on_degenerate_scenes_match_brute_force() {
+    let mut rng = rng(600);
+    let unit = |c: Vec3, h: f32| Aabb::from_center_half_extents(c, Vec3::splat(h)).unwrap();
+    let mut scenes: Vec<(&str, Vec<Aabb>)> = Vec::new();
+    scenes.push(("one point", vec![unit(Vec3::splat(2.0), 0.5); 300]));
+    scenes.push((
+        "line",
+        (0..2000)
+            .map(|i| unit(Vec3::new(i as f32 * 0.4, 0.0, 0.0), 0.5))
+            .collect(),
+    ));
+    let mut huge: Vec<Aabb> = (0..1500).map(|_| random_box(&mut rng, 12.0, 1.0)).collect();
+    for k in 0..5 {
+        huge[k * 300] = unit(Vec3::splat(6.0), 1000.0 + k as f32);
+    }
+    scenes.push(("huge among small", huge));
+    scenes.push((
+        "nested",
+        (0..400).map(|i| unit(Vec3::ZERO, 1.0 + i as f32)).collect(),
+    ));
+    scenes.push((
+        "flat plane",
+        (0..1500)
+            .map(|_| {
+                let c = random_vec(&mut rng, 0.0, 30.0);
+                Aabb::new(
+                    Vec3::new(c.x, c.y, 0.0),
+                    Vec3::new(c.x + 1.0, c.y + 1.0, 0.0),
+                )
+                .unwrap()
+            })
+            .collect(),
+    ));
+    scenes.push(("single", vec![unit(Vec3::ONE, 0.5)]));
+    let pools: Vec<rayon::ThreadPool> = [1, 2]
+        .iter()
+        .map(|&t| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build()
+                .unwrap()
+        })
+        .collect();
+    for (name, boxes) in scenes {
+        let (mut tree, ids) = DynamicTree::from_aabbs(&boxes);
+        let mut live: Vec<(u32, Aabb)> = boxes
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (i as u32, *b))
+            .collect();
+        for edited in [false, true] {
+            if edited && !ids.is_empty() {
+                // A removal clears the preorder layout: the walk path.
+                tree.remove(ids[0]).unwrap();
+                live.remove(0);
+            }
+            let want = brute_pairs(&live);
+            let runs: Vec<Vec<(u32, u32)>> = pools
+                .iter()
+                .map(|p| p.install(|| tree.overlapping_pairs()))
+                .collect();
+            assert_eq!(
+                runs[0], runs[1],
+                "{name} (edited {edited}): order depends on threads"
+            );
+            let mut got = runs[0].clone();
+            got.sort_unstable();
+            assert_eq!(got, want, "{name} (edited {edited})");
+        }
+    }
+}
