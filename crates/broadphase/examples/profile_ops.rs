@@ -2,7 +2,7 @@
 //! from `/proc/thread-self/schedstat`), which stays meaningful when other processes
 //! share the machine, unlike wall-clock time. For profiling with `perf record`.
 //!
-//! `cargo run --release -p broadphase --example profile_ops -- build|insert_many|pairs|pairs_binary|parry_build|parry_pairs [N]
+//! `cargo run --release -p broadphase --example profile_ops -- build|insert_many|pairs|pairs_install|pairs_binary|parry_build|parry_pairs [N]
 //! [reps] [threads]` or `... frame [N] [frames] [margin_fraction] [threads]`
 use broadphase::{Aabb, DynamicTree};
 use glam::Vec3;
@@ -121,7 +121,7 @@ fn main() {
                     });
                     out += v.len();
                 }
-                other => panic!("unknown operation {other}: use build, pairs, pairs_binary, parry_build, parry_pairs or frame"),
+                other => panic!("unknown operation {other}: use build, insert_many, pairs, pairs_install, pairs_binary, parry_build, parry_pairs or frame"),
             }
             best = best.min(t.elapsed().as_secs_f64());
             best_cpu = best_cpu.min(cpu() - c0);
