@@ -341,8 +341,9 @@ fn split_binned<const AXIS: usize>(
 }
 
 /// Ranges up to this size are split by sorting along the axis and scoring every cut
-/// exactly: cheaper than clearing and sweeping bins, and better.
-const SMALL: usize = 8;
+/// exactly. Above 4 items, binning (one bin per item up to 16) measured 2-3% faster over
+/// a whole 100k build, with no measurable change in all-pairs or frame times.
+const SMALL: usize = 4;
 
 fn split_small(range: &mut [Item], axis: usize) -> (usize, Bounds, Bounds, Bounds) {
     let n = range.len();
