@@ -798,8 +798,14 @@ impl DynamicTree {
             .iter()
             .zip(&ids)
             .map(|(&(aabb, payload), id)| (aabb, payload, id.index));
-        let leaves: Vec<(Aabb, u32, u32)> = old.chain(new).collect();
-        let built = crate::build::build(leaves.into_iter());
+        // An empty tree (a first bulk insert) hands the batch to the builder as it is,
+        // without a copy.
+        let built = if self.nodes.is_empty() {
+            crate::build::build(new)
+        } else {
+            let leaves: Vec<(Aabb, u32, u32)> = old.chain(new).collect();
+            crate::build::build(leaves.into_iter())
+        };
         self.install(built);
         ids
     }
