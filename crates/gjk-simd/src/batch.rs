@@ -23,6 +23,7 @@ use wide::f32x8;
 use crate::gjk_x8::{distance_x8, intersects_x8};
 use crate::math::{Mask8, PoseX8, QuatX8, Vec3x8};
 use crate::sat_x8::cuboids_sat_x8;
+use crate::segments_x8::{SegmentCoreX8, segments_distance_x8, segments_intersect_x8};
 use crate::shapes::{
     CapsuleX8, ConeX8, CuboidX8, CylinderX8, HullX8, LaneShape, RoundedX8, SphereX8, SupportMapX8,
 };
@@ -97,6 +98,10 @@ pub struct BatchOptions {
     /// ([`cuboids_sat_x8`]). Such pairs report 0 iterations. The distance query
     /// ignores it.
     pub early_outs: bool,
+    /// Whether pairs of spheres and capsules (rounded or not) take the closed-form
+    /// segment kernels ([`crate::segments_x8`]) instead of GJK, in both queries
+    /// (default: yes). Their answers report 0 iterations.
+    pub closed_forms: bool,
 }
 
 impl Default for BatchOptions {
@@ -104,6 +109,7 @@ impl Default for BatchOptions {
         BatchOptions {
             parallelism: Parallelism::default(),
             early_outs: true,
+            closed_forms: true,
         }
     }
 }
@@ -120,8 +126,14 @@ const HULL_BINS: usize = 256;
 /// fill whole batches.
 const BLOCK: usize = 2048;
 
+/// The kernel index of spheres.
+const SPHERE: usize = 0;
+
 /// The kernel index of boxes.
 const CUBOID: usize = 1;
+
+/// The kernel index of capsules.
+const CAPSULE: usize = 2;
 
 /// The kernel index of convex hulls.
 const HULL: usize = 5;
@@ -183,7 +195,6 @@ fn facts(shape: &Shape) -> (usize, f32, f32) {
 /// separating-axis test instead, which decides all the balls would and more.
 #[inline(always)]
 fn ball_test_pays(kind_a: usize, kind_b: usize) -> bool {
-    const CAPSULE: usize = 2;
     const CONE: usize = 4;
     let thin = |k: usize| k == CAPSULE || k == CONE;
     let both_thin = thin(kind_a) && thin(kind_b);
@@ -209,6 +220,15 @@ trait Query: Sync {
     const EARLY_OUTS: bool;
     /// The answer of a pair a cheap test decided (`overlap`: which way).
     fn decided(overlap: bool) -> Self::Out;
+    /// The closed-form kernel for point and segment cores, like `run`.
+    fn run_segments<A: SegmentCoreX8, B: SegmentCoreX8>(
+        a: &A,
+        pose_a: &PoseX8,
+        b: &B,
+        pose_b: &PoseX8,
+        lanes: usize,
+        put: impl FnMut(usize, Self::Out),
+    );
     /// Runs the kernel on lanes `0..lanes` and hands lane `i`'s result to `put(i, _)`.
     fn run<A: SupportMapX8, B: SupportMapX8>(
         a: &A,
@@ -248,6 +268,20 @@ impl Query for IntersectsQuery {
             put(i, r.lane(i));
         }
     }
+    #[inline(always)]
+    fn run_segments<A: SegmentCoreX8, B: SegmentCoreX8>(
+        a: &A,
+        pose_a: &PoseX8,
+        b: &B,
+        pose_b: &PoseX8,
+        lanes: usize,
+        mut put: impl FnMut(usize, Intersection),
+    ) {
+        let r = segments_intersect_x8(a, pose_a, b, pose_b, Mask8::first(lanes));
+        for i in 0..lanes {
+            put(i, r.lane(i));
+        }
+    }
 }
 
 struct DistanceQuery;
@@ -269,6 +303,20 @@ impl Query for DistanceQuery {
         mut put: impl FnMut(usize, Distance),
     ) {
         let r = distance_x8(a, pose_a, b, pose_b, Mask8::first(lanes));
+        for i in 0..lanes {
+            put(i, r.lane(i));
+        }
+    }
+    #[inline(always)]
+    fn run_segments<A: SegmentCoreX8, B: SegmentCoreX8>(
+        a: &A,
+        pose_a: &PoseX8,
+        b: &B,
+        pose_b: &PoseX8,
+        lanes: usize,
+        mut put: impl FnMut(usize, Distance),
+    ) {
+        let r = segments_distance_x8(a, pose_a, b, pose_b, Mask8::first(lanes));
         for i in 0..lanes {
             put(i, r.lane(i));
         }
@@ -414,6 +462,31 @@ where
     }
 }
 
+/// [`run_bucket`] with the closed-form segment kernel (spheres and capsules).
+fn run_segment_bucket<SA, SB, Q, S>(inputs: &Inputs<'_, S>, idx: &[u32], out: &OutSlots<Q::Out>)
+where
+    SA: LaneShape + SegmentCoreX8,
+    SB: LaneShape + SegmentCoreX8,
+    Q: Query,
+    S: Borrow<Shape>,
+{
+    let mut a = RoundedX8::<SA>::default();
+    let mut b = RoundedX8::<SB>::default();
+    for batch in idx.chunks(8) {
+        let (pose_a, pose_b) = pack_batch(inputs, batch, &mut a, &mut b);
+        Q::run_segments(&a, &pose_a, &b, &pose_b, batch.len(), |k, r| {
+            // SAFETY: as in `run_bucket`.
+            unsafe { out.write(batch[k] as usize, r) }
+        });
+    }
+}
+
+/// Whether a kind has a point or segment core (sphere, capsule).
+#[inline(always)]
+fn segment_core(kind: usize) -> bool {
+    kind == SPHERE || kind == CAPSULE
+}
+
 /// Second dispatch level: the kind of B.
 fn dispatch_b<SA: LaneShape, Q: Query, S: Borrow<Shape>>(
     kind_b: usize,
@@ -552,7 +625,7 @@ fn run_query<Q: Query, S: Borrow<Shape> + Sync>(
     };
     let run = |first: usize| {
         let range = first..(first + block).min(n);
-        run_block::<Q, S>(&inputs, range, options.early_outs, &out);
+        run_block::<Q, S>(&inputs, range, options, &out);
     };
     match parallelism {
         Parallelism::Sequential => (0..n).step_by(block).for_each(run),
@@ -572,7 +645,7 @@ fn run_query<Q: Query, S: Borrow<Shape> + Sync>(
 fn run_block<Q: Query, S: Borrow<Shape>>(
     inputs: &Inputs<'_, S>,
     range: std::ops::Range<usize>,
-    early_outs: bool,
+    options: BatchOptions,
     out: &OutSlots<Q::Out>,
 ) {
     let (sa, sb) = (inputs.shapes_a, inputs.shapes_b);
@@ -587,7 +660,7 @@ fn run_block<Q: Query, S: Borrow<Shape>>(
     for i in range.clone() {
         let (kind_a, outer_a, inner_a) = facts(sa[i].borrow());
         let (kind_b, outer_b, inner_b) = facts(sb[i].borrow());
-        let decided = Q::EARLY_OUTS && early_outs && ball_test_pays(kind_a, kind_b) && {
+        let decided = Q::EARLY_OUTS && options.early_outs && ball_test_pays(kind_a, kind_b) && {
             let (pose_a, pose_b) = (&inputs.poses_a[i], &inputs.poses_b[i]);
             let (apart, overlap) = ball_tests(
                 pose_a.translation(),
@@ -618,10 +691,11 @@ fn run_block<Q: Query, S: Borrow<Shape>>(
         if idx.is_empty() {
             continue;
         }
+        let (kind_a, kind_b) = (key / KINDS, key % KINDS);
         // ...except in buckets with hulls, which are sorted further by hull pair bin
         // so that batches mostly hold one hull pair (whose rows are then splatted
         // once and reused by the following batches).
-        if (key / KINDS == HULL || key % KINDS == HULL) && idx.len() > 8 {
+        if (kind_a == HULL || kind_b == HULL) && idx.len() > 8 {
             let bins: Vec<u8> = idx
                 .iter()
                 .map(|&i| hull_bin(sa[i as usize].borrow(), sb[i as usize].borrow()))
@@ -629,7 +703,18 @@ fn run_block<Q: Query, S: Borrow<Shape>>(
             let unsorted = idx.to_vec();
             counting_sort::<HULL_BINS>(&bins, |j| unsorted[j], idx);
         }
-        if Q::EARLY_OUTS && early_outs && key == CUBOID * KINDS + CUBOID {
+        if options.closed_forms && segment_core(kind_a) && segment_core(kind_b) {
+            match (kind_a, kind_b) {
+                (SPHERE, SPHERE) => {
+                    run_segment_bucket::<SphereX8, SphereX8, Q, S>(inputs, idx, out)
+                }
+                (SPHERE, _) => run_segment_bucket::<SphereX8, CapsuleX8, Q, S>(inputs, idx, out),
+                (_, SPHERE) => run_segment_bucket::<CapsuleX8, SphereX8, Q, S>(inputs, idx, out),
+                _ => run_segment_bucket::<CapsuleX8, CapsuleX8, Q, S>(inputs, idx, out),
+            }
+            continue;
+        }
+        if Q::EARLY_OUTS && options.early_outs && key == CUBOID * KINDS + CUBOID {
             let pending = sat_prepass::<Q, S>(inputs, idx, out);
             run_bucket::<CuboidX8, CuboidX8, Q, S>(inputs, &pending, out);
             continue;
@@ -695,5 +780,17 @@ pub fn distance_batch<S: Borrow<Shape> + Sync>(
         parallelism,
         ..BatchOptions::default()
     };
+    run_query::<DistanceQuery, S>(shapes_a, poses_a, shapes_b, poses_b, options)
+}
+
+/// [`distance_batch`] with every option: `options.closed_forms = false` runs
+/// sphere and capsule pairs through GJK too.
+pub fn distance_batch_with<S: Borrow<Shape> + Sync>(
+    shapes_a: &[S],
+    poses_a: &[Pose],
+    shapes_b: &[S],
+    poses_b: &[Pose],
+    options: BatchOptions,
+) -> Result<Vec<Distance>, BatchError> {
     run_query::<DistanceQuery, S>(shapes_a, poses_a, shapes_b, poses_b, options)
 }

@@ -164,7 +164,7 @@ struct Outcome {
 
 /// Assembles per-lane statuses from the masks of the ways a lane can end.
 #[inline(always)]
-fn statuses(invalid: Mask8, degenerate: Mask8, capped: Mask8) -> [LaneStatus; 8] {
+pub(crate) fn statuses(invalid: Mask8, degenerate: Mask8, capped: Mask8) -> [LaneStatus; 8] {
     let (inv, deg, cap) = (invalid.bitmask(), degenerate.bitmask(), capped.bitmask());
     std::array::from_fn(|i| {
         if inv >> i & 1 == 1 {
@@ -319,7 +319,7 @@ where
 
 /// Per-lane iteration counts as integers.
 #[inline(always)]
-fn iteration_counts(it: f32x8) -> [u32; 8] {
+pub(crate) fn iteration_counts(it: f32x8) -> [u32; 8] {
     it.round_int().to_array().map(|x| x as u32)
 }
 
@@ -408,6 +408,53 @@ pub fn distance_x8<A: SupportMapX8, B: SupportMapX8>(
     core_b = eb.mul_add(ew, core_b);
 
     let core_distance = out.cores_overlap.select(zero, out.v.length());
+    let cores = CoreClosest {
+        core_a,
+        core_b,
+        v: out.v,
+        core_distance,
+    };
+    let margins = (ma, mb);
+    finish_distance(
+        &cores,
+        margins,
+        touch,
+        pose_a,
+        valid,
+        out.iterations,
+        out.status,
+    )
+}
+
+/// The closest points of two cores, in A's frame, as a distance query found them.
+pub(crate) struct CoreClosest {
+    /// The point of A's core closest to B's.
+    pub core_a: Vec3x8,
+    /// The point of B's core closest to A's.
+    pub core_b: Vec3x8,
+    /// `core_a - core_b` as the query computed it (its direction is the exact
+    /// one; the difference of the witnesses carries their rounding).
+    pub v: Vec3x8,
+    /// `|v|`, 0 where the cores overlap.
+    pub core_distance: f32x8,
+}
+
+/// The answer of a distance query from its cores' closest points: the margins
+/// subtracted, the witness points pushed out along the normal by each margin,
+/// touching lanes given distance 0 and a point inside both shapes, everything in
+/// world space, invalid lanes NaN. Shared by GJK and the closed-form kernels so
+/// that they follow `gjk-core`'s conventions in one place.
+pub(crate) fn finish_distance(
+    cores: &CoreClosest,
+    (ma, mb): (f32x8, f32x8),
+    touch: f32x8,
+    pose_a: &PoseX8,
+    valid: Mask8,
+    iterations: f32x8,
+    status: [LaneStatus; 8],
+) -> DistanceX8 {
+    let zero = f32x8::ZERO;
+    let (core_a, core_b, core_distance) = (cores.core_a, cores.core_b, cores.core_distance);
     let gap = core_distance - ma - mb;
     let touching = gap.le(touch);
     // Overlapping or touching: a point inside both shapes, on the segment between
@@ -418,9 +465,7 @@ pub fn distance_x8<A: SupportMapX8, B: SupportMapX8>(
         (core_b - core_a).mul_add(ma / margins, core_a),
         (core_a + core_b) * f32x8::splat(0.5),
     );
-    // -v is the exact direction of the closest point; the witness difference
-    // carries the rounding of the weights.
-    let n = -out.v * (f32x8::ONE / core_distance);
+    let n = -cores.v * (f32x8::ONE / core_distance);
     let rot_a = pose_a.rotation_matrix();
     let world = |p: Vec3x8| rot_a.mul_vec3(p) + pose_a.translation;
     let local_a = touching.select(inside, n.mul_add(ma, core_a));
@@ -432,7 +477,7 @@ pub fn distance_x8<A: SupportMapX8, B: SupportMapX8>(
         point_a: invalid.select(nan, world(local_a)),
         point_b: invalid.select(nan, world(local_b)),
         normal: (touching | invalid).select(Vec3x8::ZERO, rot_a.mul_vec3(n)),
-        iterations: iteration_counts(out.iterations),
-        status: out.status,
+        iterations: iteration_counts(iterations),
+        status,
     }
 }

@@ -51,15 +51,18 @@ pub mod batch;
 pub mod gjk_x8;
 pub mod math;
 pub mod sat_x8;
+pub mod segments_x8;
 pub mod shapes;
 mod simplex_x8;
 
 pub use batch::{
-    BatchError, BatchOptions, Parallelism, distance_batch, intersects_batch, intersects_batch_with,
+    BatchError, BatchOptions, Parallelism, distance_batch, distance_batch_with, intersects_batch,
+    intersects_batch_with,
 };
 pub use gjk_x8::{DistanceX8, IntersectionX8, LaneStatus, distance_x8, intersects_x8};
 pub use math::{CmpX8, Mask8, Mat3x8, PoseX8, QuatX8, SelectX8, Vec3x8};
 pub use sat_x8::{SatVerdictX8, cuboids_sat_x8};
+pub use segments_x8::{SegmentCoreX8, segments_distance_x8, segments_intersect_x8};
 pub use shapes::{
     CapsuleX8, ConeX8, CuboidX8, CylinderX8, HullX8, RoundedX8, SphereX8, SupportMapX8,
 };

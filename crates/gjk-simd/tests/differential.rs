@@ -1,8 +1,9 @@
 //! Differential test against gjk-core: 1,032,192 seeded pairs over all 36 kind
-//! pairs (plus rounded variants), through the batch driver. The boolean query is
-//! checked twice: as users call it (pairs decided by bounding balls, or for boxes
-//! by separating axes, skip GJK; the share is reported as "bool by early outs")
-//! and with every pair through the GJK kernel (`early_outs: false`).
+//! pairs (plus rounded variants), through the batch driver, twice: as users call
+//! it (boolean pairs decided by bounding balls, or for boxes by separating axes,
+//! skip GJK, the share reported as "bool by early outs"; sphere and capsule pairs
+//! take the closed-form segment kernels in both queries), and with every pair
+//! through the GJK kernels (rows marked "(GJK)").
 //!
 //! Agreement criteria (issue 3):
 //! * boolean: identical outside a 1e-4 band around touching (a disagreement is
@@ -37,9 +38,7 @@ mod common;
 use common::{KIND_NAMES, Pairs, hulls, pairs, rounded, shape, world_support};
 use gjk_core::glam::Vec3;
 use gjk_core::{Distance, Intersection, contact, distance, intersection};
-use gjk_simd::{
-    BatchOptions, Parallelism, distance_batch, intersects_batch, intersects_batch_with,
-};
+use gjk_simd::{BatchOptions, Parallelism, distance_batch_with, intersects_batch_with};
 
 const SEED: u64 = 0x5EED_6A6B;
 /// Pairs per kind pair (×36 kind pairs = 1,032,192 pairs).
@@ -117,36 +116,10 @@ fn certified(p: &Pairs, i: usize, d: &Distance, lower: f32, tol: f32) -> bool {
         && d.distance - lower <= tol
 }
 
-fn check(p: &Pairs, label: &str, seed: u64, curved: bool) -> Stats {
-    let bools = intersects_batch(
-        &p.shapes_a,
-        &p.poses_a,
-        &p.shapes_b,
-        &p.poses_b,
-        Parallelism::Sequential,
-    )
-    .unwrap();
-    // The same pairs with every one through the GJK kernel: the early out must
-    // not hide a kernel bug on the pairs it decides.
-    let kernel_only = intersects_batch_with(
-        &p.shapes_a,
-        &p.poses_a,
-        &p.shapes_b,
-        &p.poses_b,
-        BatchOptions {
-            parallelism: Parallelism::Sequential,
-            early_outs: false,
-        },
-    )
-    .unwrap();
-    let dists = distance_batch(
-        &p.shapes_a,
-        &p.poses_a,
-        &p.shapes_b,
-        &p.poses_b,
-        Parallelism::Sequential,
-    )
-    .unwrap();
+fn check(p: &Pairs, label: &str, seed: u64, curved: bool, options: BatchOptions) -> Stats {
+    let (sa, pa, sb, pb) = (&p.shapes_a, &p.poses_a, &p.shapes_b, &p.poses_b);
+    let bools = intersects_batch_with(sa, pa, sb, pb, options).unwrap();
+    let dists = distance_batch_with(sa, pa, sb, pb, options).unwrap();
     let mut st = Stats {
         pairs: p.len(),
         ..Stats::default()
@@ -173,13 +146,9 @@ fn check(p: &Pairs, label: &str, seed: u64, curved: bool) -> Stats {
                 st.failures.push(String::new());
             }
         };
-        for (answer, what) in [
-            (sb, "boolean disagreement outside the touching band"),
-            (
-                kernel_only[i],
-                "boolean disagreement outside the touching band (GJK kernel, no early out)",
-            ),
-        ] {
+        {
+            let answer = sb;
+            let what = "boolean disagreement outside the touching band";
             if answer.intersecting != cb.intersecting {
                 let depth = if cd.distance > 0.0 {
                     cd.distance
@@ -293,34 +262,47 @@ fn run_kind_a(kind_a: usize) {
             },
             10.0,
         );
-        let name = format!("{}-{name_b}", KIND_NAMES[kind_a]);
         let curved = [3, 4].contains(&kind_a) || [3, 4].contains(&kind_b);
-        let st = check(&p, &name, seed, curved);
-        report(&name, &st);
-        // The named class stays rare (0.1% of pairs with a curved core, 0.01%
-        // otherwise) and its misses within 1e-3 relative.
-        let allowed = if curved {
-            p.len() / 1000
-        } else {
-            p.len() / 10_000
+        // As users call it (early outs and closed forms), then with every pair
+        // through the GJK kernels, so that neither hides a bug in the other.
+        let as_called = BatchOptions {
+            parallelism: Parallelism::Sequential,
+            ..BatchOptions::default()
         };
-        if st.curved_stall > allowed || st.curved_worst > 1e-3 {
-            failures.push(format!(
-                "{name}: curved-core misses {} (gjk-core {}), worst {:.2e}",
-                st.curved_stall, st.core_off, st.curved_worst
-            ));
-        }
-        if !st.failures.is_empty() {
-            failures.push(format!(
-                "{name}: {} failures, first:\n{}",
-                st.failures.len(),
-                st.failures
-                    .iter()
-                    .filter(|f| !f.is_empty())
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            ));
+        let gjk_only = BatchOptions {
+            early_outs: false,
+            closed_forms: false,
+            ..as_called
+        };
+        for (suffix, options) in [("", as_called), (" (GJK)", gjk_only)] {
+            let name = format!("{}-{name_b}{suffix}", KIND_NAMES[kind_a]);
+            let st = check(&p, &name, seed, curved, options);
+            report(&name, &st);
+            // The named class stays rare (0.1% of pairs with a curved core, 0.01%
+            // otherwise) and its misses within 1e-3 relative.
+            let allowed = if curved {
+                p.len() / 1000
+            } else {
+                p.len() / 10_000
+            };
+            if st.curved_stall > allowed || st.curved_worst > 1e-3 {
+                failures.push(format!(
+                    "{name}: curved-core misses {} (gjk-core {}), worst {:.2e}",
+                    st.curved_stall, st.core_off, st.curved_worst
+                ));
+            }
+            if !st.failures.is_empty() {
+                failures.push(format!(
+                    "{name}: {} failures, first:\n{}",
+                    st.failures.len(),
+                    st.failures
+                        .iter()
+                        .filter(|f| !f.is_empty())
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                ));
+            }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

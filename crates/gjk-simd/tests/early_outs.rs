@@ -114,7 +114,7 @@ fn early_outs_agree_with_gjk_on_hard_configurations() {
     );
     let options = BatchOptions {
         parallelism: Parallelism::Sequential,
-        early_outs: true,
+        ..BatchOptions::default()
     };
     let fast = intersects_batch_with(&sa, &pa, &sb, &pb, options).unwrap();
     let (mut decided, mut in_band) = (0, 0);

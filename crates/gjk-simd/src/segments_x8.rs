@@ -1,0 +1,210 @@
+//! Closed-form distance between point and segment cores (spheres and capsules,
+//! rounded or not), eight pairs at once.
+//!
+//! Two such cores are a point or a segment each, and the closest points of two
+//! segments have a closed form: no iteration, no simplex. Spheres and capsules are
+//! where GJK is cheapest already, but also where a collision pipeline meets them
+//! most (characters, ragdolls, particles), and parry's dispatcher uses the same
+//! shortcut. The answer then goes through the same finishing step as GJK's
+//! ([`finish_distance`]): margins, touching, world space.
+
+use gjk_core::tolerance::TOUCH_TOLERANCE;
+use glam::Vec3;
+use wide::f32x8;
+
+use crate::gjk_x8::{CoreClosest, DistanceX8, IntersectionX8, finish_distance, statuses};
+use crate::math::{CmpX8, Mask8, PoseX8, Vec3x8};
+use crate::shapes::{CapsuleX8, RoundedX8, SphereX8, SupportMapX8};
+
+/// Wide shapes whose core is a segment along the local Y axis, possibly of length
+/// zero (a point).
+pub trait SegmentCoreX8: SupportMapX8 {
+    /// Half the length of each lane's core segment (0 for a point core).
+    fn half_segment(&self) -> f32x8;
+}
+
+impl SegmentCoreX8 for SphereX8 {
+    #[inline(always)]
+    fn half_segment(&self) -> f32x8 {
+        f32x8::ZERO
+    }
+}
+
+impl SegmentCoreX8 for CapsuleX8 {
+    #[inline(always)]
+    fn half_segment(&self) -> f32x8 {
+        self.half_height
+    }
+}
+
+impl<S: SegmentCoreX8> SegmentCoreX8 for RoundedX8<S> {
+    #[inline(always)]
+    fn half_segment(&self) -> f32x8 {
+        self.inner.half_segment()
+    }
+}
+
+/// Where the closest points of the cores lie, in A's frame, and which lanes hold
+/// finite data.
+#[inline(always)]
+fn closest_cores<A: SegmentCoreX8, B: SegmentCoreX8>(
+    a: &A,
+    pose_a: &PoseX8,
+    b: &B,
+    pose_b: &PoseX8,
+    lanes: Mask8,
+) -> (CoreClosest, Mask8, f32x8) {
+    let zero = f32x8::ZERO;
+    // A point core's direction does not matter (its half length is 0): skip the
+    // relative rotation, as GJK's kernel does.
+    let (u, c) = if B::POINT_CORE {
+        (Vec3x8::splat(Vec3::Y), pose_a.relative_translation(pose_b))
+    } else {
+        let rel = pose_a.relative(pose_b);
+        (rel.rotation_matrix().y_axis, rel.translation)
+    };
+    let (ha, hb) = (a.half_segment(), b.half_segment());
+    // A's core is s·e (e = Y, |s| <= ha), B's is c + t·u (|t| <= hb). Setting both
+    // partial derivatives of |c + t·u - s·e|² to zero: s = g + k·t, t = k·s - f,
+    // with k = e·u, f = u·c, g = e·c; so s = (g - k·f) / (1 - k²), where
+    // 1 - k² = u.x² + u.z² (u is a unit vector: no cancellation near parallel).
+    let (k, f, g) = (u.y, u.dot(c), c.y);
+    let denom = u.x * u.x + u.z * u.z;
+    // Parallel (or a point core): any s gives a closest pair once t and s are
+    // clamped in turn; take the centre.
+    let s_free = denom
+        .gt(f32x8::splat(1e-12))
+        .select((g - k * f) / denom, zero);
+    let s1 = s_free.max(-ha).min(ha);
+    // The closest t to A's point s1; if it leaves B's segment, clamp it and take
+    // the closest s to that end (Ericson, Real-Time Collision Detection, 5.1.9).
+    let t_raw = k * s1 - f;
+    let t = t_raw.max(-hb).min(hb);
+    let clamped = !t.same(t_raw);
+    let s = clamped.select((g + k * t).max(-ha).min(ha), s1);
+
+    let core_a = Vec3x8::new(zero, s, zero);
+    let core_b = u.mul_add(t, c);
+    let v = core_a - core_b;
+    let vv = v.length_squared();
+    let scale = a.bounding_radius() + b.bounding_radius();
+    let touch = f32x8::splat(TOUCH_TOLERANCE) * scale;
+    // The cores overlap (touch) within the touch tolerance, as in GJK.
+    let core_distance = vv.le(touch * touch).select(zero, vv.sqrt());
+    let valid = lanes
+        & pose_a.finite()
+        & pose_b.finite()
+        & c.finite()
+        & u.finite()
+        & a.finite()
+        & b.finite()
+        & a.margin().finite()
+        & b.margin().finite()
+        & scale.finite();
+    let cores = CoreClosest {
+        core_a,
+        core_b,
+        v,
+        core_distance,
+    };
+    (cores, valid, touch)
+}
+
+/// [`crate::distance_x8`] for point and segment cores, in closed form: the same
+/// conventions, 0 iterations.
+pub fn segments_distance_x8<A: SegmentCoreX8, B: SegmentCoreX8>(
+    a: &A,
+    pose_a: &PoseX8,
+    b: &B,
+    pose_b: &PoseX8,
+    lanes: Mask8,
+) -> DistanceX8 {
+    let (cores, valid, touch) = closest_cores(a, pose_a, b, pose_b, lanes);
+    let status = statuses(!valid, Mask8::NONE, Mask8::NONE);
+    let margins = (a.margin(), b.margin());
+    finish_distance(&cores, margins, touch, pose_a, valid, f32x8::ZERO, status)
+}
+
+/// [`crate::intersects_x8`] for point and segment cores, in closed form: the
+/// shapes intersect when the cores are within the margins plus the touch
+/// tolerance; 0 iterations.
+pub fn segments_intersect_x8<A: SegmentCoreX8, B: SegmentCoreX8>(
+    a: &A,
+    pose_a: &PoseX8,
+    b: &B,
+    pose_b: &PoseX8,
+    lanes: Mask8,
+) -> IntersectionX8 {
+    let (cores, valid, touch) = closest_cores(a, pose_a, b, pose_b, lanes);
+    let reach = a.margin() + b.margin() + touch;
+    IntersectionX8 {
+        intersecting: cores.core_distance.le(reach) & valid,
+        iterations: [0; 8],
+        status: statuses(!valid, Mask8::NONE, Mask8::NONE),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use gjk_core::glam::{Quat, Vec3};
+    use gjk_core::{Capsule, Pose, Sphere};
+
+    use super::*;
+    use crate::gjk_x8::LaneStatus;
+
+    fn capsules(h: f32, r: f32) -> CapsuleX8 {
+        CapsuleX8::from_array([Capsule::new(h, r).unwrap(); 8])
+    }
+
+    #[test]
+    fn crossed_parallel_and_end_to_end_capsules() {
+        let a = capsules(1.0, 0.25);
+        let origin = PoseX8::from_array([Pose::IDENTITY; 8]);
+        let poses =
+            |q: Quat, ts: [Vec3; 8]| PoseX8::from_array(ts.map(|t| Pose::new(q, t).unwrap()));
+        // Crossed at right angles (B along X), B 1 unit up Z: core distance 1.
+        let cross = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+        let d = segments_distance_x8(&a, &origin, &a, &poses(cross, [Vec3::Z; 8]), Mask8::ALL);
+        assert!((d.distance.to_array()[0] - 0.5).abs() < 1e-6, "{d:?}");
+        assert!((d.normal.lane(0) - Vec3::Z).length() < 1e-6);
+        // Parallel, side by side 2 apart and shifted along the axis: distance 1.5.
+        let ts = [Vec3::new(2.0, 0.5, 0.0); 8];
+        let d = segments_distance_x8(&a, &origin, &a, &poses(Quat::IDENTITY, ts), Mask8::ALL);
+        assert!((d.distance.to_array()[3] - 1.5).abs() < 1e-6, "{d:?}");
+        // End to end along the axis: 3 - 2 core gap, minus radii.
+        let ts = [Vec3::new(0.0, 3.0, 0.0); 8];
+        let d = segments_distance_x8(&a, &origin, &a, &poses(Quat::IDENTITY, ts), Mask8::ALL);
+        assert!((d.distance.to_array()[5] - 0.5).abs() < 1e-6, "{d:?}");
+        assert!((d.point_a.lane(5) - Vec3::new(0.0, 1.25, 0.0)).length() < 1e-6);
+        // Overlapping: distance 0, intersecting.
+        let ts = [Vec3::new(0.3, 0.0, 0.0); 8];
+        let b = poses(cross, ts);
+        assert_eq!(
+            segments_distance_x8(&a, &origin, &a, &b, Mask8::ALL)
+                .distance
+                .to_array()[0],
+            0.0
+        );
+        assert!(
+            segments_intersect_x8(&a, &origin, &a, &b, Mask8::ALL)
+                .intersecting
+                .all()
+        );
+    }
+
+    #[test]
+    fn spheres_and_invalid_lanes() {
+        let s = SphereX8::from_array([Sphere::new(0.5).unwrap(); 8]);
+        let origin = PoseX8::from_array([Pose::IDENTITY; 8]);
+        let mut b =
+            PoseX8::from_array([Pose::new(Quat::IDENTITY, Vec3::new(3.0, 0.0, 4.0)).unwrap(); 8]);
+        b.translation.x = f32x8::new([3.0, f32::NAN, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0]);
+        let d = segments_distance_x8(&s, &origin, &s, &b, Mask8::first(7));
+        assert!((d.distance.to_array()[0] - 4.0).abs() < 1e-6);
+        assert_eq!(d.status[1], LaneStatus::InvalidInput);
+        assert!(d.distance.to_array()[1].is_nan());
+        assert_eq!(d.status[7], LaneStatus::InvalidInput);
+        assert_eq!(d.status[2], LaneStatus::Converged);
+        assert_eq!(d.iterations, [0; 8]);
+    }
+}
