@@ -1,7 +1,8 @@
 //! Narrowphase throughput on the standard pairs of `shared/ANCHORS.md`, one thread:
 //! gjk-core scalar, the x8 kernels on pre-packed data, the x8 batch driver end to
-//! end (bucketing, packing and scattering included), parry3d's pure GJK path and
-//! parry3d's dispatcher, then the batch driver on 2 threads.
+//! end (bucketing, packing and scattering included) as users call it and with its
+//! early outs and closed forms off (`x8-batch-gjk-only`), parry3d's pure GJK path
+//! and parry3d's dispatcher, then the batch driver on 2 threads.
 //!
 //! Every benchmark processes all 16,384 pairs of a workload per iteration; criterion
 //! reports elements (pairs) per second.
@@ -13,8 +14,9 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use gjk_core::glam::Vec3;
 use gjk_core::{Capsule, ConvexHull, Cuboid, Pose, Shape, Sphere};
 use gjk_simd::{
-    CapsuleX8, CuboidX8, HullX8, Mask8, Parallelism, PoseX8, SphereX8, SupportMapX8,
-    distance_batch, distance_x8, intersects_batch, intersects_x8,
+    BatchOptions, CapsuleX8, CuboidX8, HullX8, Mask8, Parallelism, PoseX8, SphereX8, SupportMapX8,
+    distance_batch, distance_batch_with, distance_x8, intersects_batch, intersects_batch_with,
+    intersects_x8,
 };
 use parry3d::math::{Pose3 as PPose, Rot3 as PRot, Vec3 as PVec};
 use parry3d::query::details::{
@@ -344,6 +346,24 @@ fn run_workload(c: &mut Criterion, w: &Workload, pure: bool) {
                         intersects_batch(&ca, &w.poses_a, &cb, &w.poses_b, Parallelism::Sequential)
                             .unwrap();
                     black_box(r.len())
+                }
+            })
+        });
+        // The same driver with its early outs and closed forms off: every pair
+        // through the GJK kernels, to show what the shortcuts add.
+        let gjk_only = BatchOptions {
+            parallelism: Parallelism::Sequential,
+            early_outs: false,
+            closed_forms: false,
+        };
+        g.bench_function("x8-batch-gjk-only", |bch| {
+            bch.iter(|| {
+                if distance {
+                    let r = distance_batch_with(&ca, &w.poses_a, &cb, &w.poses_b, gjk_only);
+                    black_box(r.unwrap().len())
+                } else {
+                    let r = intersects_batch_with(&ca, &w.poses_a, &cb, &w.poses_b, gjk_only);
+                    black_box(r.unwrap().len())
                 }
             })
         });
