@@ -745,7 +745,7 @@ pub fn intersects_batch<S: Borrow<Shape> + Sync>(
         parallelism,
         ..BatchOptions::default()
     };
-    run_query::<IntersectsQuery, S>(shapes_a, poses_a, shapes_b, poses_b, options)
+    intersects_batch_with(shapes_a, poses_a, shapes_b, poses_b, options)
 }
 
 /// [`intersects_batch`] with every option: `options.early_outs = false` runs
@@ -780,7 +780,7 @@ pub fn distance_batch<S: Borrow<Shape> + Sync>(
         parallelism,
         ..BatchOptions::default()
     };
-    run_query::<DistanceQuery, S>(shapes_a, poses_a, shapes_b, poses_b, options)
+    distance_batch_with(shapes_a, poses_a, shapes_b, poses_b, options)
 }
 
 /// [`distance_batch`] with every option: `options.closed_forms = false` runs

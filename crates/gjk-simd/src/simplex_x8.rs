@@ -127,6 +127,41 @@ impl SimplexX8 {
         }
     }
 
+    /// The edge vectors `d_i = p_i - w` from the new point to each slot, and their
+    /// squared lengths: what every candidate feature of both solves is built on.
+    #[inline(always)]
+    fn edges_from(&self, w: Vec3x8) -> ([Vec3x8; 3], [f32x8; 3]) {
+        let d: [Vec3x8; 3] = std::array::from_fn(|i| self.w[i] - w);
+        let dd = d.map(|di| di.length_squared());
+        (d, dd)
+    }
+
+    /// Lanes where the triangle `w p_i p_j` (squared normal `nn`) holds the nearest
+    /// point found so far: both slots exist, the triangle is not flat, the origin
+    /// projects strictly inside it (its three barycentric weights, or their
+    /// numerators, are positive) and the projection, at squared distance `pp`, is
+    /// nearer than `best_vv`.
+    #[inline(always)]
+    fn face_taken(
+        &self,
+        (i, j): (usize, usize),
+        nn: f32x8,
+        dd: &[f32x8; 3],
+        weights: [f32x8; 3],
+        pp: f32x8,
+        best_vv: f32x8,
+    ) -> Mask8 {
+        let zero = f32x8::ZERO;
+        let not_flat = nn.gt(f32x8::splat(FLAT_TRIANGLE_SIN_SQ) * dd[i] * dd[j]);
+        self.exists[i]
+            & self.exists[j]
+            & not_flat
+            & weights[0].gt(zero)
+            & weights[1].gt(zero)
+            & weights[2].gt(zero)
+            & pp.lt(best_vv)
+    }
+
     /// Lanes where `w` is already a vertex (GJK can make no more progress).
     #[inline(always)]
     pub fn contains(&self, w: Vec3x8) -> Mask8 {
@@ -155,8 +190,7 @@ impl SimplexX8 {
             weight_w: one,
             enclosed: Mask8::NONE,
         };
-        let d: [Vec3x8; 3] = std::array::from_fn(|i| self.w[i] - w);
-        let dd: [f32x8; 3] = std::array::from_fn(|i| d[i].length_squared());
+        let (d, dd) = self.edges_from(w);
 
         // Edges w p_i: the origin projects at w + t d_i, t = -w·d_i / |d_i|²; the
         // edge's interior is its Voronoi feature when 0 < t < 1. A zero-length edge
@@ -201,14 +235,7 @@ impl SimplexX8 {
             let lw = one - li - lj;
             let p = n * (nw * inv);
             let pp = p.length_squared();
-            let not_flat = nn.gt(f32x8::splat(FLAT_TRIANGLE_SIN_SQ) * dd[i] * dd[j]);
-            let take = self.exists[i]
-                & self.exists[j]
-                & not_flat
-                & li.gt(zero)
-                & lj.gt(zero)
-                & lw.gt(zero)
-                & pp.lt(best.vv);
+            let take = self.face_taken((i, j), nn, &dd, [li, lj, lw], pp, best.vv);
             best.v = take.select(p, best.v);
             best.vv = take.select(pp, best.vv);
             let mut weights = [zero; 3];
@@ -258,8 +285,7 @@ impl SimplexX8 {
             keep: [Mask8::NONE; 3],
             enclosed: Mask8::NONE,
         };
-        let d: [Vec3x8; 3] = std::array::from_fn(|i| self.w[i] - w);
-        let dd: [f32x8; 3] = std::array::from_fn(|i| d[i].length_squared());
+        let (d, dd) = self.edges_from(w);
 
         // Edges w p_i: the projection's parameter is t = -w·d_i / |d_i|², inside
         // the edge when 0 < -w·d_i < |d_i|².
@@ -300,14 +326,7 @@ impl SimplexX8 {
             let scale = nw / nn;
             let p = n * scale;
             let pp = nw * scale;
-            let not_flat = nn.gt(f32x8::splat(FLAT_TRIANGLE_SIN_SQ) * dd[i] * dd[j]);
-            let take = self.exists[i]
-                & self.exists[j]
-                & not_flat
-                & li.gt(zero)
-                & lj.gt(zero)
-                & lw.gt(zero)
-                & pp.lt(best.vv);
+            let take = self.face_taken((i, j), nn, &dd, [li, lj, lw], pp, best.vv);
             best.v = take.select(p, best.v);
             best.vv = take.select(pp, best.vv);
             best.keep[i] |= take;
