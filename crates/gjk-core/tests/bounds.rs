@@ -164,3 +164,71 @@ fn ball_verdicts_refuse_what_they_cannot_tell() {
     let minus = Pose::from_translation(Vec3::new(-3e38, 0.0, 0.0)).unwrap();
     assert_eq!(ball_verdict(&ball, &huge, &ball, &minus), None);
 }
+
+/// A (possibly rounded) box's half extents and total rounding.
+fn as_box(shape: &Shape) -> Option<(Vec3, f32)> {
+    match shape {
+        Shape::Cuboid(c) => Some((c.half_extents(), 0.0)),
+        Shape::Rounded(r) => as_box(r.inner()).map(|(h, m)| (h, m + r.radius())),
+        _ => None,
+    }
+}
+
+/// The box-ball verdicts match GJK wherever they decide, with the box on either
+/// side, over seeded pairs of the kinds that hold boxes, near and far from the
+/// origin; and they decide more than the two balls alone.
+#[test]
+fn box_ball_verdicts_agree_with_gjk() {
+    use gjk_core::query::bounds::box_ball_tests;
+    let kinds = [
+        PairKind::CuboidCuboid,
+        PairKind::CuboidHull,
+        PairKind::RoundedRounded,
+        PairKind::Mixed,
+    ];
+    for (k, kind) in kinds.iter().enumerate() {
+        let (mut boxed, mut by_box, mut by_balls) = (0, 0, 0);
+        for (side, offset) in [(1.5, 0.0), (3.0, 0.0), (6.0, 0.0), (3.0, 1e4)] {
+            let seed = 7000 + 10 * k as u64;
+            for (i, p) in random_pairs(*kind, 3000, seed, side, Vec3::splat(offset))
+                .iter()
+                .enumerate()
+            {
+                let gjk = intersects(&p.a, &p.pose_a, &p.b, &p.pose_b);
+                let sides = [
+                    (&p.a, &p.pose_a, &p.b, &p.pose_b),
+                    (&p.b, &p.pose_b, &p.a, &p.pose_a),
+                ];
+                for (bx, box_pose, other, other_pose) in sides {
+                    let Some((h, m)) = as_box(bx) else { continue };
+                    boxed += 1;
+                    let (apart, overlap) = box_ball_tests(
+                        h,
+                        m,
+                        box_pose,
+                        other_pose.translation(),
+                        other.bounding_radius(),
+                        other.inner_radius(),
+                    );
+                    assert!(!(apart && overlap));
+                    if apart || overlap {
+                        by_box += 1;
+                        assert_eq!(
+                            overlap,
+                            gjk,
+                            "kind {} seed {seed} side {side} offset {offset} index {i}: {p}",
+                            kind.name()
+                        );
+                    }
+                    by_balls +=
+                        usize::from(ball_verdict(bx, box_pose, other, other_pose).is_some());
+                }
+            }
+        }
+        assert!(
+            boxed > 0 && by_box > by_balls,
+            "kind {}: {by_box} by the box, {by_balls} by balls, of {boxed}",
+            kind.name()
+        );
+    }
+}

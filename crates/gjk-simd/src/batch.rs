@@ -15,8 +15,9 @@ use std::mem::MaybeUninit;
 use std::sync::Arc;
 
 use gjk_core::SupportMap;
-use gjk_core::query::bounds::ball_tests;
+use gjk_core::query::bounds::{ball_tests, box_ball_tests};
 use gjk_core::{Distance, Intersection, Pose, Shape, Status};
+use glam::Vec3;
 use rayon::prelude::*;
 use wide::f32x8;
 
@@ -165,23 +166,58 @@ fn kind_index(shape: &Shape) -> usize {
     }
 }
 
-/// What the driver reads of a shape before packing: its kernel index and its
-/// bounding and inner radii ([`SupportMap`]), `Rounded` layers peeled and their
-/// radii added. One match for the three instead of three dispatches.
+/// What the driver reads of a shape before packing, `Rounded` layers peeled: one
+/// match instead of a dispatch per item.
+struct Facts {
+    /// The kernel index of its kind.
+    kind: usize,
+    /// Bounding radius ([`SupportMap::bounding_radius`]), rounding included.
+    outer: f32,
+    /// Inner radius ([`SupportMap::inner_radius`]), rounding included.
+    inner: f32,
+    /// A box's half extents (zero for other kinds).
+    half_extents: Vec3,
+    /// The peeled `Rounded` layers' radii.
+    rounding: f32,
+}
+
 #[inline(always)]
-fn facts(shape: &Shape) -> (usize, f32, f32) {
+fn facts(shape: &Shape) -> Facts {
     let (inner_shape, rounding) = peel(shape);
+    let mut half_extents = Vec3::ZERO;
     let (kind, outer, inner) = match inner_shape {
-        Shape::Sphere(s) => (0, s.bounding_radius(), s.inner_radius()),
-        Shape::Cuboid(s) => (1, s.bounding_radius(), s.inner_radius()),
-        Shape::Capsule(s) => (2, s.bounding_radius(), s.inner_radius()),
+        Shape::Sphere(s) => (SPHERE, s.bounding_radius(), s.inner_radius()),
+        Shape::Cuboid(s) => {
+            half_extents = s.half_extents();
+            (CUBOID, s.bounding_radius(), s.inner_radius())
+        }
+        Shape::Capsule(s) => (CAPSULE, s.bounding_radius(), s.inner_radius()),
         Shape::Cylinder(s) => (3, s.bounding_radius(), s.inner_radius()),
         Shape::Cone(s) => (4, s.bounding_radius(), s.inner_radius()),
         Shape::ConvexHull(s) => (HULL, s.bounding_radius(), s.inner_radius()),
         // `peel` leaves no `Rounded`; if it did, no ball would decide the pair.
         Shape::Rounded(_) => (kind_index(inner_shape), f32::NAN, f32::NEG_INFINITY),
     };
-    (kind, outer + rounding, inner + rounding)
+    Facts {
+        kind,
+        outer: outer + rounding,
+        inner: inner + rounding,
+        half_extents,
+        rounding,
+    }
+}
+
+/// The early-out tests of one pair, `(apart, overlapping)`: a box against the
+/// other shape's balls when exactly one side is a box ([`box_ball_tests`], much
+/// tighter than the box's own ball), the two balls otherwise ([`ball_tests`]).
+#[inline(always)]
+fn bounding_tests(a: &Facts, pose_a: &Pose, b: &Facts, pose_b: &Pose) -> (bool, bool) {
+    let (ta, tb) = (pose_a.translation(), pose_b.translation());
+    match (a.kind == CUBOID, b.kind == CUBOID) {
+        (true, false) => box_ball_tests(a.half_extents, a.rounding, pose_a, tb, b.outer, b.inner),
+        (false, true) => box_ball_tests(b.half_extents, b.rounding, pose_b, ta, a.outer, a.inner),
+        _ => ball_tests(ta, tb, a.outer + b.outer, a.inner + b.inner),
+    }
 }
 
 /// Whether the bounding-ball test pays for a kind pair: it costs about 40
@@ -658,16 +694,11 @@ fn run_block<Q: Query, S: Borrow<Shape>>(
     let mut keys = vec![0u8; range.len()];
     let mut n = 0;
     for i in range.clone() {
-        let (kind_a, outer_a, inner_a) = facts(sa[i].borrow());
-        let (kind_b, outer_b, inner_b) = facts(sb[i].borrow());
+        let (fa, fb) = (facts(sa[i].borrow()), facts(sb[i].borrow()));
+        let (kind_a, kind_b) = (fa.kind, fb.kind);
         let decided = Q::EARLY_OUTS && options.early_outs && ball_test_pays(kind_a, kind_b) && {
             let (pose_a, pose_b) = (&inputs.poses_a[i], &inputs.poses_b[i]);
-            let (apart, overlap) = ball_tests(
-                pose_a.translation(),
-                pose_b.translation(),
-                outer_a + outer_b,
-                inner_a + inner_b,
-            );
+            let (apart, overlap) = bounding_tests(&fa, pose_a, &fb, pose_b);
             // SAFETY: `i` lies in this task's block, whose slots no other task
             // touches (see `run_query`); an undecided pair's slot is written
             // again by its kernel.
