@@ -6,7 +6,7 @@
 //! where GJK is cheapest already, but also where a collision pipeline meets them
 //! most (characters, ragdolls, particles), and parry's dispatcher uses the same
 //! shortcut. The answer then goes through the same finishing step as GJK's
-//! ([`finish_distance`]): margins, touching, world space.
+//! (`gjk_x8::finish_distance`): margins, touching, world space.
 
 use gjk_core::tolerance::TOUCH_TOLERANCE;
 use glam::Vec3;
