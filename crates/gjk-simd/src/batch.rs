@@ -136,6 +136,12 @@ const CUBOID: usize = 1;
 /// The kernel index of capsules.
 const CAPSULE: usize = 2;
 
+/// The kernel index of cylinders.
+const CYLINDER: usize = 3;
+
+/// The kernel index of cones.
+const CONE: usize = 4;
+
 /// The kernel index of convex hulls.
 const HULL: usize = 5;
 
@@ -156,12 +162,12 @@ fn peel(shape: &Shape) -> (&Shape, f32) {
 #[inline(always)]
 fn kind_index(shape: &Shape) -> usize {
     match shape {
-        Shape::Sphere(_) => 0,
-        Shape::Cuboid(_) => 1,
-        Shape::Capsule(_) => 2,
-        Shape::Cylinder(_) => 3,
-        Shape::Cone(_) => 4,
-        Shape::ConvexHull(_) => 5,
+        Shape::Sphere(_) => SPHERE,
+        Shape::Cuboid(_) => CUBOID,
+        Shape::Capsule(_) => CAPSULE,
+        Shape::Cylinder(_) => CYLINDER,
+        Shape::Cone(_) => CONE,
+        Shape::ConvexHull(_) => HULL,
         Shape::Rounded(_) => kind_index(peel(shape).0),
     }
 }
@@ -192,8 +198,8 @@ fn facts(shape: &Shape) -> Facts {
             (CUBOID, s.bounding_radius(), s.inner_radius())
         }
         Shape::Capsule(s) => (CAPSULE, s.bounding_radius(), s.inner_radius()),
-        Shape::Cylinder(s) => (3, s.bounding_radius(), s.inner_radius()),
-        Shape::Cone(s) => (4, s.bounding_radius(), s.inner_radius()),
+        Shape::Cylinder(s) => (CYLINDER, s.bounding_radius(), s.inner_radius()),
+        Shape::Cone(s) => (CONE, s.bounding_radius(), s.inner_radius()),
         Shape::ConvexHull(s) => (HULL, s.bounding_radius(), s.inner_radius()),
         // `peel` leaves no `Rounded`; if it did, no ball would decide the pair.
         Shape::Rounded(_) => (kind_index(inner_shape), f32::NAN, f32::NEG_INFINITY),
@@ -231,7 +237,6 @@ fn bounding_tests(a: &Facts, pose_a: &Pose, b: &Facts, pose_b: &Pose) -> (bool, 
 /// separating-axis test instead, which decides all the balls would and more.
 #[inline(always)]
 fn ball_test_pays(kind_a: usize, kind_b: usize) -> bool {
-    const CONE: usize = 4;
     let thin = |k: usize| k == CAPSULE || k == CONE;
     let both_thin = thin(kind_a) && thin(kind_b);
     let both_boxes = kind_a == CUBOID && kind_b == CUBOID;
@@ -254,8 +259,9 @@ trait Query: Sync {
     /// Whether pairs that cheap tests decide (bounding balls, [`ball_tests`]; the
     /// separating-axis test for boxes) skip the kernel.
     const EARLY_OUTS: bool;
-    /// The answer of a pair a cheap test decided (`overlap`: which way).
-    fn decided(overlap: bool) -> Self::Out;
+    /// The answer of a pair a cheap test decided (`overlap`: which way), for the
+    /// queries that have early outs.
+    fn decided(overlap: bool) -> Option<Self::Out>;
     /// The closed-form kernel for point and segment cores, like `run`.
     fn run_segments<A: SegmentCoreX8, B: SegmentCoreX8>(
         a: &A,
@@ -283,12 +289,12 @@ impl Query for IntersectsQuery {
     const EARLY_OUTS: bool = true;
     /// Zero support evaluations.
     #[inline(always)]
-    fn decided(overlap: bool) -> Intersection {
-        Intersection {
+    fn decided(overlap: bool) -> Option<Intersection> {
+        Some(Intersection {
             intersecting: overlap,
             iterations: 0,
             status: Status::Converged,
-        }
+        })
     }
     #[inline(always)]
     fn run<A: SupportMapX8, B: SupportMapX8>(
@@ -326,8 +332,8 @@ impl Query for DistanceQuery {
     type Out = Distance;
     /// Balls bound the distance but do not give it, nor the closest points.
     const EARLY_OUTS: bool = false;
-    fn decided(_: bool) -> Distance {
-        unreachable!("distance queries have no early out")
+    fn decided(_: bool) -> Option<Distance> {
+        None
     }
     #[inline(always)]
     fn run<A: SupportMapX8, B: SupportMapX8>(
@@ -437,8 +443,8 @@ fn pack_batch<SA: LaneShape, SB: LaneShape, S: Borrow<Shape>>(
 ) -> (PoseX8, PoseX8) {
     let (inner_a, radius_a) = lane_shapes(inputs.shapes_a, batch);
     let (inner_b, radius_b) = lane_shapes(inputs.shapes_b, batch);
-    a.inner.pack(&inner_a, batch.len());
-    b.inner.pack(&inner_b, batch.len());
+    a.inner.pack(&inner_a);
+    b.inner.pack(&inner_b);
     a.radius = radius_a;
     b.radius = radius_b;
     (
@@ -465,9 +471,11 @@ fn sat_prepass<Q: Query, S: Borrow<Shape>>(
         let (apart, overlapping) = (v.apart.bitmask(), v.overlapping.bitmask());
         for (k, &i) in batch.iter().enumerate() {
             let decided = (apart | overlapping) >> k & 1 == 1;
-            // SAFETY: `i` lies in this task's block (see `run_query`); an
-            // undecided pair's slot is written again by its kernel.
-            unsafe { out.write(i as usize, Q::decided(overlapping >> k & 1 == 1)) };
+            if let Some(answer) = Q::decided(overlapping >> k & 1 == 1) {
+                // SAFETY: `i` lies in this task's block (see `run_query`); an
+                // undecided pair's slot is written again by its kernel.
+                unsafe { out.write(i as usize, answer) };
+            }
             pending[n] = i;
             n += usize::from(!decided);
         }
@@ -531,11 +539,11 @@ fn dispatch_b<SA: LaneShape, Q: Query, S: Borrow<Shape>>(
     out: &OutSlots<Q::Out>,
 ) {
     match kind_b {
-        0 => run_bucket::<SA, SphereX8, Q, S>(inputs, idx, out),
-        1 => run_bucket::<SA, CuboidX8, Q, S>(inputs, idx, out),
-        2 => run_bucket::<SA, CapsuleX8, Q, S>(inputs, idx, out),
-        3 => run_bucket::<SA, CylinderX8, Q, S>(inputs, idx, out),
-        4 => run_bucket::<SA, ConeX8, Q, S>(inputs, idx, out),
+        SPHERE => run_bucket::<SA, SphereX8, Q, S>(inputs, idx, out),
+        CUBOID => run_bucket::<SA, CuboidX8, Q, S>(inputs, idx, out),
+        CAPSULE => run_bucket::<SA, CapsuleX8, Q, S>(inputs, idx, out),
+        CYLINDER => run_bucket::<SA, CylinderX8, Q, S>(inputs, idx, out),
+        CONE => run_bucket::<SA, ConeX8, Q, S>(inputs, idx, out),
         _ => run_bucket::<SA, HullX8, Q, S>(inputs, idx, out),
     }
 }
@@ -549,11 +557,11 @@ fn dispatch<Q: Query, S: Borrow<Shape>>(
 ) {
     let (kind_a, kind_b) = (key / KINDS, key % KINDS);
     match kind_a {
-        0 => dispatch_b::<SphereX8, Q, S>(kind_b, inputs, idx, out),
-        1 => dispatch_b::<CuboidX8, Q, S>(kind_b, inputs, idx, out),
-        2 => dispatch_b::<CapsuleX8, Q, S>(kind_b, inputs, idx, out),
-        3 => dispatch_b::<CylinderX8, Q, S>(kind_b, inputs, idx, out),
-        4 => dispatch_b::<ConeX8, Q, S>(kind_b, inputs, idx, out),
+        SPHERE => dispatch_b::<SphereX8, Q, S>(kind_b, inputs, idx, out),
+        CUBOID => dispatch_b::<CuboidX8, Q, S>(kind_b, inputs, idx, out),
+        CAPSULE => dispatch_b::<CapsuleX8, Q, S>(kind_b, inputs, idx, out),
+        CYLINDER => dispatch_b::<CylinderX8, Q, S>(kind_b, inputs, idx, out),
+        CONE => dispatch_b::<ConeX8, Q, S>(kind_b, inputs, idx, out),
         _ => dispatch_b::<HullX8, Q, S>(kind_b, inputs, idx, out),
     }
 }
@@ -699,10 +707,12 @@ fn run_block<Q: Query, S: Borrow<Shape>>(
         let decided = Q::EARLY_OUTS && options.early_outs && ball_test_pays(kind_a, kind_b) && {
             let (pose_a, pose_b) = (&inputs.poses_a[i], &inputs.poses_b[i]);
             let (apart, overlap) = bounding_tests(&fa, pose_a, &fb, pose_b);
-            // SAFETY: `i` lies in this task's block, whose slots no other task
-            // touches (see `run_query`); an undecided pair's slot is written
-            // again by its kernel.
-            unsafe { out.write(i, Q::decided(overlap)) };
+            if let Some(answer) = Q::decided(overlap) {
+                // SAFETY: `i` lies in this task's block, whose slots no other
+                // task touches (see `run_query`); an undecided pair's slot is
+                // written again by its kernel.
+                unsafe { out.write(i, answer) };
+            }
             apart | overlap
         };
         pending[n] = i as u32;

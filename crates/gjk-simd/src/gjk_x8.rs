@@ -323,6 +323,38 @@ pub(crate) fn iteration_counts(it: f32x8) -> [u32; 8] {
     it.round_int().to_array().map(|x| x as u32)
 }
 
+/// B in A's frame for eight pairs: the rotation taking B's frame to A's, B's
+/// origin in A's frame, and the lanes of `lanes` whose inputs (both poses, both
+/// shapes with their margins and scale) and relative pose are all finite. Every
+/// kernel starts here (GJK, the closed forms, the separating axes).
+#[inline(always)]
+pub(crate) fn pair_frame<A: SupportMapX8, B: SupportMapX8>(
+    a: &A,
+    pose_a: &PoseX8,
+    b: &B,
+    pose_b: &PoseX8,
+    lanes: Mask8,
+) -> (Mat3x8, Vec3x8, Mask8) {
+    // B's orientation only matters for a core that is not a point.
+    let (b_to_a, offset) = if B::POINT_CORE {
+        (Mat3x8::IDENTITY, pose_a.relative_translation(pose_b))
+    } else {
+        let rel = pose_a.relative(pose_b);
+        (rel.rotation_matrix(), rel.translation)
+    };
+    let valid = lanes
+        & pose_a.finite()
+        & pose_b.finite()
+        & b_to_a.finite()
+        & offset.finite()
+        & a.finite()
+        & b.finite()
+        & a.margin().finite()
+        & b.margin().finite()
+        & (a.bounding_radius() + b.bounding_radius()).finite();
+    (b_to_a, offset, valid)
+}
+
 /// The pair set up in A's frame: Minkowski support, lanes with finite input.
 #[inline(always)]
 fn prepare<'s, A: SupportMapX8, B: SupportMapX8>(
@@ -332,29 +364,13 @@ fn prepare<'s, A: SupportMapX8, B: SupportMapX8>(
     pose_b: &PoseX8,
     lanes: Mask8,
 ) -> (MinkowskiX8<'s, A, B>, Mask8) {
-    // B's orientation only matters for a core that is not a point.
-    let (b_to_a, offset) = if B::POINT_CORE {
-        (Mat3x8::IDENTITY, pose_a.relative_translation(pose_b))
-    } else {
-        let rel = pose_a.relative(pose_b);
-        (rel.rotation_matrix(), rel.translation)
-    };
+    let (b_to_a, offset, valid) = pair_frame(a, pose_a, b, pose_b, lanes);
     let m = MinkowskiX8 {
         a,
         b,
         b_to_a,
         offset,
     };
-    let valid = lanes
-        & pose_a.finite()
-        & pose_b.finite()
-        & m.b_to_a.finite()
-        & m.offset.finite()
-        & a.finite()
-        & b.finite()
-        & a.margin().finite()
-        & b.margin().finite()
-        & (a.bounding_radius() + b.bounding_radius()).finite();
     (m, valid)
 }
 

@@ -23,6 +23,7 @@
 use gjk_core::tolerance::TOUCH_TOLERANCE;
 use wide::f32x8;
 
+use crate::gjk_x8::pair_frame;
 use crate::math::{CmpX8, Mask8, PoseX8, Vec3x8};
 use crate::shapes::{CuboidX8, RoundedX8, SupportMapX8};
 
@@ -45,9 +46,7 @@ pub fn cuboids_sat_x8(
     pose_b: &PoseX8,
     lanes: Mask8,
 ) -> SatVerdictX8 {
-    let rel = pose_a.relative(pose_b);
-    let rot = rel.rotation_matrix();
-    let t = rel.translation;
+    let (rot, t, valid) = pair_frame(a, pose_a, b, pose_b, lanes);
     let t = [t.x, t.y, t.z];
     // r[i][j] = (axis i of A)·(axis j of B): row i of B's rotation in A's frame.
     let cols = [rot.x_axis, rot.y_axis, rot.z_axis];
@@ -103,15 +102,7 @@ pub fn cuboids_sat_x8(
 
     // A NaN gap neither separates nor overlaps, but an infinite offset would
     // "separate": only lanes with finite data are decided.
-    let finite = lanes
-        & pose_a.finite()
-        & pose_b.finite()
-        & rot.finite()
-        & rel.translation.finite()
-        & a.finite()
-        & b.finite()
-        & slack.finite()
-        & reach.finite();
+    let finite = valid & slack.finite();
     SatVerdictX8 {
         apart: apart & finite,
         overlapping: overlapping & finite & !apart,

@@ -9,10 +9,11 @@
 //! (`gjk_x8::finish_distance`): margins, touching, world space.
 
 use gjk_core::tolerance::TOUCH_TOLERANCE;
-use glam::Vec3;
 use wide::f32x8;
 
-use crate::gjk_x8::{CoreClosest, DistanceX8, IntersectionX8, finish_distance, statuses};
+use crate::gjk_x8::{
+    CoreClosest, DistanceX8, IntersectionX8, finish_distance, pair_frame, statuses,
+};
 use crate::math::{CmpX8, Mask8, PoseX8, Vec3x8};
 use crate::shapes::{CapsuleX8, RoundedX8, SphereX8, SupportMapX8};
 
@@ -55,14 +56,10 @@ fn closest_cores<A: SegmentCoreX8, B: SegmentCoreX8>(
     lanes: Mask8,
 ) -> (CoreClosest, Mask8, f32x8) {
     let zero = f32x8::ZERO;
-    // A point core's direction does not matter (its half length is 0): skip the
-    // relative rotation, as GJK's kernel does.
-    let (u, c) = if B::POINT_CORE {
-        (Vec3x8::splat(Vec3::Y), pose_a.relative_translation(pose_b))
-    } else {
-        let rel = pose_a.relative(pose_b);
-        (rel.rotation_matrix().y_axis, rel.translation)
-    };
+    // B's segment direction is its Y axis in A's frame (a point core skips the
+    // rotation: its half length is 0).
+    let (b_to_a, c, valid) = pair_frame(a, pose_a, b, pose_b, lanes);
+    let u = b_to_a.y_axis;
     let (ha, hb) = (a.half_segment(), b.half_segment());
     // A's core is s·e (e = Y, |s| <= ha), B's is c + t·u (|t| <= hb). Setting both
     // partial derivatives of |c + t·u - s·e|² to zero: s = g + k·t, t = k·s - f,
@@ -91,16 +88,6 @@ fn closest_cores<A: SegmentCoreX8, B: SegmentCoreX8>(
     let touch = f32x8::splat(TOUCH_TOLERANCE) * scale;
     // The cores overlap (touch) within the touch tolerance, as in GJK.
     let core_distance = vv.le(touch * touch).select(zero, vv.sqrt());
-    let valid = lanes
-        & pose_a.finite()
-        & pose_b.finite()
-        & c.finite()
-        & u.finite()
-        & a.finite()
-        & b.finite()
-        & a.margin().finite()
-        & b.margin().finite()
-        & scale.finite();
     let cores = CoreClosest {
         core_a,
         core_b,

@@ -51,7 +51,7 @@ impl SupportMapX8 for ConeX8 {
 
 impl LaneShape for ConeX8 {
     #[inline(always)]
-    fn pack(&mut self, shapes: &[&Shape; 8], _len: usize) {
+    fn pack(&mut self, shapes: &[&Shape; 8]) {
         (self.half_height, self.radius) = pack_axial(shapes, |s| match s {
             Shape::Cone(c) => Some((c.half_height(), c.radius())),
             _ => None,

@@ -45,7 +45,7 @@ impl SupportMapX8 for CuboidX8 {
 
 impl LaneShape for CuboidX8 {
     #[inline(always)]
-    fn pack(&mut self, shapes: &[&Shape; 8], _len: usize) {
+    fn pack(&mut self, shapes: &[&Shape; 8]) {
         let mut h = [glam::Vec3::ZERO; 8];
         for (k, s) in shapes.iter().enumerate() {
             if let Shape::Cuboid(c) = s {

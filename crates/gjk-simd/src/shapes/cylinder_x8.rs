@@ -48,7 +48,7 @@ impl SupportMapX8 for CylinderX8 {
 
 impl LaneShape for CylinderX8 {
     #[inline(always)]
-    fn pack(&mut self, shapes: &[&Shape; 8], _len: usize) {
+    fn pack(&mut self, shapes: &[&Shape; 8]) {
         (self.half_height, self.radius) = pack_axial(shapes, |s| match s {
             Shape::Cylinder(c) => Some((c.half_height(), c.radius())),
             _ => None,

@@ -180,7 +180,7 @@ impl LaneShape for HullX8 {
     /// blends a splat of that hull's vertex into the lanes' mask, so a batch of one
     /// hull costs one splat per row and a batch of k distinct hulls k blends per
     /// row. Rows are reused outright when the lanes' hulls repeat.
-    fn pack(&mut self, shapes: &[&Shape; 8], _len: usize) {
+    fn pack(&mut self, shapes: &[&Shape; 8]) {
         let hulls: [Option<&ConvexHull>; 8] = shapes.map(|s| match s {
             Shape::ConvexHull(h) => Some(&**h),
             _ => None,

@@ -35,9 +35,9 @@ pub trait SupportMapX8 {
 /// A wide shape the batch driver can fill lane by lane from `gjk_core` shapes.
 pub(crate) trait LaneShape: SupportMapX8 + Default {
     /// Fills the eight lanes from shapes of this kind, already stripped of any
-    /// `Rounded` wrapper. Lanes `len..8` repeat lane 0's shape (they are not
-    /// queried); an implementation may skip them.
-    fn pack(&mut self, shapes: &[&Shape; 8], len: usize);
+    /// `Rounded` wrapper. Lanes past the end of a short batch repeat lane 0's
+    /// shape (they are not queried).
+    fn pack(&mut self, shapes: &[&Shape; 8]);
 }
 
 /// The `(half_height, radius)` rows of eight axial shapes (capsules, cylinders,

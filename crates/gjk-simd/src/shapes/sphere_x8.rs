@@ -44,7 +44,7 @@ impl SupportMapX8 for SphereX8 {
 
 impl LaneShape for SphereX8 {
     #[inline(always)]
-    fn pack(&mut self, shapes: &[&Shape; 8], _len: usize) {
+    fn pack(&mut self, shapes: &[&Shape; 8]) {
         let mut r = [0.0f32; 8];
         for (k, s) in shapes.iter().enumerate() {
             if let Shape::Sphere(s) = s {
