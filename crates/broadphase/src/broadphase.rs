@@ -247,16 +247,33 @@ fn query_chunk(tree: &DynamicTree, hot: &[Hot], chunk: &[u32]) -> ChunkResult {
     out
 }
 
-/// Loads the record of every moved proxy once, in a loop that does nothing else: the
-/// loads are independent, so the CPU keeps many cache misses in flight at once, and
-/// the real pass (whose longer body limits how far ahead the CPU can run) then hits
-/// the cache. A safe stand-in for software prefetching; 10k records are 640 KiB.
-fn touch_records(hot: &[Hot], moves: &[(ProxyId, Aabb)]) {
+/// Loads the records at `slots` once, in a loop that does nothing else: the loads are
+/// independent, so the CPU keeps many cache misses in flight at once, and the real pass
+/// (whose longer body limits how far ahead the CPU can run) then hits the cache. A safe
+/// stand-in for software prefetching; 10k records are 640 KiB. Slots out of range are
+/// skipped (the real pass reports them).
+#[inline(always)]
+fn touch_records(hot: &[Hot], slots: impl Iterator<Item = usize>) {
     let mut acc = 0u32;
-    for (id, _) in moves {
-        acc ^= hot.get(id.index as usize).map_or(0, |h| h.generation);
+    for s in slots {
+        acc ^= hot.get(s).map_or(0, |h| h.generation);
     }
     std::hint::black_box(acc);
+}
+
+/// The test of [`Broadphase::move_proxy`] for a proxy whose fat box is `fat` and whose
+/// new tight box is `aabb`: `None` if the move stays inside the fat box (only the tight
+/// box changes), otherwise the new fat box. The fat box is also renewed when `aabb` is
+/// so much smaller that `fat` exceeds the renewed fat box by more than two margins on
+/// some axis (otherwise shrinking bodies would keep stale pairs forever).
+#[inline(always)]
+fn renewed_fat(config: &BroadphaseConfig, fat: &Aabb, aabb: &Aabb) -> Result<Option<Aabb>, Error> {
+    let margin = config.margin(aabb);
+    let slack = (fat.size() - aabb.size()).max_element();
+    if fat.contains(aabb) && slack <= 4.0 * margin {
+        return Ok(None);
+    }
+    aabb.fattened(margin).map(Some)
 }
 
 /// [`Broadphase::move_proxies`] aims for this many slot ranges (parallel tasks).
@@ -294,13 +311,11 @@ fn move_range(
         escapes: Vec::new(),
         first_err: None,
     };
-    // The same tight loading pass as the serial path (see `touch_records`).
-    let mut acc = 0u32;
-    for &k in idx {
-        let s = moves[k as usize].0.index as usize;
-        acc ^= hot.get(s.wrapping_sub(base)).map_or(0, |h| h.generation);
-    }
-    std::hint::black_box(acc);
+    touch_records(
+        hot,
+        idx.iter()
+            .map(|&k| (moves[k as usize].0.index as usize).wrapping_sub(base)),
+    );
     for &k in idx {
         let (id, aabb) = moves[k as usize];
         let h = &mut hot[id.index as usize - base];
@@ -309,14 +324,9 @@ fn move_range(
                 .get_or_insert((k as usize, Error::StaleHandle));
             continue;
         }
-        let margin = config.margin(&aabb);
-        let slack = (h.fat.size() - aabb.size()).max_element();
-        if h.fat.contains(&aabb) && slack <= 4.0 * margin {
-            h.tight = aabb;
-            continue;
-        }
-        match aabb.fattened(margin) {
-            Ok(fat) => {
+        match renewed_fat(config, &h.fat, &aabb) {
+            Ok(None) => h.tight = aabb,
+            Ok(Some(fat)) => {
                 out.escapes.push(Escape {
                     k,
                     slot: id.index,
@@ -510,8 +520,8 @@ impl<T> Broadphase<T> {
             }
             return Ok(ids);
         }
-        // Bulk: slots as `alloc_slot` would hand them out (free list first, LIFO), the
-        // records grown once, and the new leaves handed straight to the tree builder.
+        // Bulk: slots from `alloc_slot` as above (free list first, LIFO), the records
+        // grown once, and the new leaves handed straight to the tree builder.
         let fresh = items.len().saturating_sub(self.free.len());
         self.hot.reserve(fresh);
         self.data.reserve(fresh);
@@ -519,29 +529,8 @@ impl<T> Broadphase<T> {
         self.move_buffer.reserve(items.len());
         let mut slots = Vec::with_capacity(items.len());
         for ((aabb, data), fat) in items.into_iter().zip(fats) {
-            let s = match self.free.pop() {
-                Some(s) => s,
-                None => {
-                    self.hot.push(Hot {
-                        tight: aabb,
-                        fat,
-                        leaf: LeafId::default(),
-                        generation: 0,
-                        live: false,
-                        moved: false,
-                    });
-                    self.data.push(None);
-                    self.partners.push(Vec::new());
-                    (self.hot.len() - 1) as u32
-                }
-            };
-            let h = &mut self.hot[s as usize];
-            h.tight = aabb;
-            h.fat = fat;
-            h.live = true;
-            self.data[s as usize] = Some(data);
-            self.len += 1;
-            self.mark_moved(s);
+            // Cannot fail: the capacity was checked above.
+            let s = self.alloc_slot(aabb, fat, data)?;
             slots.push((fat, s));
         }
         let leaves = self.tree.insert_bulk(&slots);
@@ -590,13 +579,10 @@ impl<T> Broadphase<T> {
     pub fn move_proxy(&mut self, id: ProxyId, aabb: Aabb) -> Result<bool, Error> {
         let s = self.slot(id)?;
         let old_fat = self.hot[s].fat;
-        let margin = self.config.margin(&aabb);
-        let slack = (old_fat.size() - aabb.size()).max_element();
-        if old_fat.contains(&aabb) && slack <= 4.0 * margin {
+        let Some(fat) = renewed_fat(&self.config, &old_fat, &aabb)? else {
             self.hot[s].tight = aabb;
             return Ok(false);
-        }
-        let fat = aabb.fattened(margin)?;
+        };
         // A body that escaped by a small step keeps its place in the tree and only grows
         // its ancestors; one that jumped elsewhere is reinserted where it now belongs.
         // The degradation check in `update` rebuilds when the growth adds up.
@@ -631,7 +617,7 @@ impl<T> Broadphase<T> {
     pub fn move_proxies(&mut self, moves: &[(ProxyId, Aabb)]) -> Result<usize, Error> {
         let threads = rayon::current_num_threads();
         if threads == 1 || moves.len() < self.config.parallel_min_moved {
-            touch_records(&self.hot, moves);
+            touch_records(&self.hot, moves.iter().map(|(id, _)| id.index as usize));
             let mut escaped = 0;
             let mut first_err = None;
             for &(id, aabb) in moves {

@@ -207,7 +207,17 @@ impl DynamicTree {
         };
         self.height[i] = 0;
         self.parent[i] = NULL;
-        let id = match self.free_leaf_ids.pop() {
+        let id = self.alloc_leaf_id();
+        self.leaf_node[id.index as usize] = node;
+        self.node_leaf[i] = id.index;
+        self.leaf_count += 1;
+        (node, id)
+    }
+
+    /// A leaf handle: a freed slot (its generation already bumped) or a new one. The
+    /// caller points `leaf_node` at the leaf's node and counts the leaf.
+    fn alloc_leaf_id(&mut self) -> LeafId {
+        let index = match self.free_leaf_ids.pop() {
             Some(id) => id,
             None => {
                 self.leaf_node.push(NULL);
@@ -215,16 +225,10 @@ impl DynamicTree {
                 (self.leaf_node.len() - 1) as u32
             }
         };
-        self.leaf_node[id as usize] = node;
-        self.node_leaf[i] = id;
-        self.leaf_count += 1;
-        (
-            node,
-            LeafId {
-                index: id,
-                generation: self.leaf_generation[id as usize],
-            },
-        )
+        LeafId {
+            index,
+            generation: self.leaf_generation[index as usize],
+        }
     }
 
     fn alloc(&mut self) -> u32 {
@@ -773,27 +777,10 @@ impl DynamicTree {
             self.nodes.len() + 2 * boxes.len() < (NULL / 2) as usize,
             "DynamicTree arena full"
         );
-        let mut ids = Vec::with_capacity(boxes.len());
         self.leaf_node.reserve(boxes.len());
         self.leaf_generation.reserve(boxes.len());
-        for _ in boxes {
-            let id = match self.free_leaf_ids.pop() {
-                Some(id) => id,
-                None => {
-                    self.leaf_node.push(NULL);
-                    self.leaf_generation.push(0);
-                    (self.leaf_node.len() - 1) as u32
-                }
-            };
-            ids.push(LeafId {
-                index: id,
-                generation: self.leaf_generation[id as usize],
-            });
-        }
+        let ids: Vec<LeafId> = boxes.iter().map(|_| self.alloc_leaf_id()).collect();
         self.leaf_count += boxes.len() as u32;
-        let old = (0..self.nodes.len())
-            .filter(|&i| self.height[i] == 0 && self.nodes[i].is_leaf())
-            .map(|i| (self.nodes[i].aabb, self.nodes[i].child2, self.node_leaf[i]));
         let new = boxes
             .iter()
             .zip(&ids)
@@ -803,7 +790,7 @@ impl DynamicTree {
         let built = if self.nodes.is_empty() {
             crate::build::build(new)
         } else {
-            let leaves: Vec<(Aabb, u32, u32)> = old.chain(new).collect();
+            let leaves: Vec<(Aabb, u32, u32)> = self.leaf_items().chain(new).collect();
             crate::build::build(leaves.into_iter())
         };
         self.install(built);
@@ -813,12 +800,17 @@ impl DynamicTree {
     /// Rebuilds all internal nodes with the binned SAH builder. Leaf handles stay valid.
     /// Use after bulk insertion or when [`degradation`](Self::degradation) has grown.
     pub fn rebuild(&mut self) {
-        let leaves: Vec<(Aabb, u32, u32)> = (0..self.nodes.len())
-            .filter(|&i| self.height[i] == 0 && self.nodes[i].is_leaf())
-            .map(|i| (self.nodes[i].aabb, self.nodes[i].child2, self.node_leaf[i]))
-            .collect();
+        let leaves: Vec<(Aabb, u32, u32)> = self.leaf_items().collect();
         let built = crate::build::build(leaves.into_iter());
         self.install(built);
+    }
+
+    /// The live leaves in arena order as the builder takes them: (box, payload, handle
+    /// slot).
+    fn leaf_items(&self) -> impl Iterator<Item = (Aabb, u32, u32)> + '_ {
+        (0..self.nodes.len())
+            .filter(|&i| self.height[i] == 0 && self.nodes[i].is_leaf())
+            .map(|i| (self.nodes[i].aabb, self.nodes[i].child2, self.node_leaf[i]))
     }
 
     /// Replaces the arena by a freshly built one and points the leaf table at it.

@@ -51,6 +51,31 @@ const EMPTY_BOX: Box6 = [
     f32::NEG_INFINITY,
 ];
 
+/// A box as a [`Box6`].
+#[inline(always)]
+fn box6(aabb: &crate::Aabb) -> Box6 {
+    let (lo, hi) = (aabb.min(), aabb.max());
+    [lo.x, lo.y, lo.z, hi.x, hi.y, hi.z]
+}
+
+/// The set bits of a child mask, lowest first.
+#[derive(Clone, Copy)]
+struct Bits(u32);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(i)
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(32))]
 pub(crate) struct WideNode {
@@ -84,6 +109,37 @@ impl WideNode {
             & f32x8::from(r[4]).simd_ge(f32x8::splat(q[1]))
             & f32x8::from(r[5]).simd_ge(f32x8::splat(q[2]));
         m.to_bitmask()
+    }
+
+    /// The children that overlap some other child of this node (padding slots never
+    /// overlap the bounds, so these are real children).
+    #[inline(always)]
+    fn live_children(&self) -> Bits {
+        Bits(self.overlap_mask(&self.bounds))
+    }
+
+    /// The children after `i` that overlap child `i`: each pair inside a node is met
+    /// once, from its first child.
+    #[inline(always)]
+    fn later_partners(&self, i: usize) -> Bits {
+        Bits(self.overlap_mask(&self.child_box(i)) & !((2u32 << i) - 1))
+    }
+
+    /// Calls `f(i, j)` for every child `i` of `self` and `j` of `other` whose boxes
+    /// overlap (disjoint nodes). Each side is first culled against the other node's
+    /// bounds (two vector tests); only the surviving children of `self` are tested
+    /// against the surviving children of `other`.
+    #[inline(always)]
+    fn for_each_cross(&self, other: &WideNode, mut f: impl FnMut(usize, usize)) {
+        let mb = other.overlap_mask(&self.bounds);
+        if mb == 0 {
+            return;
+        }
+        for i in Bits(self.overlap_mask(&other.bounds)) {
+            for j in Bits(other.overlap_mask(&self.child_box(i)) & mb) {
+                f(i, j);
+            }
+        }
     }
 
     #[inline(always)]
@@ -291,16 +347,8 @@ impl WideSnapshot {
     fn inner_bucket(&self, a: usize, out: &mut Vec<(u32, u32)>) {
         let na = &self.levels[0][a];
         let base = a * W;
-        // Padding slots never overlap the bounds, so `m` lists the real leaves.
-        let mut m = na.overlap_mask(&na.bounds);
-        while m != 0 {
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            // Only partners after `i`, so each pair is met once.
-            let mut pm = na.overlap_mask(&na.child_box(i)) & !((2u32 << i) - 1);
-            while pm != 0 {
-                let j = pm.trailing_zeros() as usize;
-                pm &= pm - 1;
+        for i in na.live_children() {
+            for j in na.later_partners(i) {
                 self.emit(out, base + i, base + j);
             }
         }
@@ -310,21 +358,7 @@ impl WideSnapshot {
     #[inline(always)]
     fn cross_buckets(&self, a: usize, b: usize, out: &mut Vec<(u32, u32)>) {
         let (na, nb) = (&self.levels[0][a], &self.levels[0][b]);
-        let mut ma = na.overlap_mask(&nb.bounds);
-        let mb = nb.overlap_mask(&na.bounds);
-        if mb == 0 {
-            return;
-        }
-        while ma != 0 {
-            let i = ma.trailing_zeros() as usize;
-            ma &= ma - 1;
-            let mut m = nb.overlap_mask(&na.child_box(i)) & mb;
-            while m != 0 {
-                let j = m.trailing_zeros() as usize;
-                m &= m - 1;
-                self.emit(out, a * W + i, b * W + j);
-            }
-        }
+        na.for_each_cross(nb, |i, j| self.emit(out, a * W + i, b * W + j));
     }
 
     fn step(&self, (level, a, b): Work, stack: &mut Vec<Work>, out: &mut Vec<(u32, u32)>) {
@@ -345,50 +379,29 @@ impl WideSnapshot {
         // bucket pair cost as much as the pair's tests.
         if a == b {
             let na = &nodes[ua];
-            let mut m = na.overlap_mask(&na.bounds);
-            while m != 0 {
-                let i = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let mut pm = na.overlap_mask(&na.child_box(i)) & !((2u32 << i) - 1);
+            for i in na.live_children() {
                 let c = base_a + i;
                 if level == 1 {
                     self.inner_bucket(c, out);
-                    while pm != 0 {
-                        let j = pm.trailing_zeros() as usize;
-                        pm &= pm - 1;
+                    for j in na.later_partners(i) {
                         self.cross_buckets(c, base_a + j, out);
                     }
                 } else {
                     stack.push((level - 1, c as u32, c as u32));
-                    while pm != 0 {
-                        let j = pm.trailing_zeros() as usize;
-                        pm &= pm - 1;
+                    for j in na.later_partners(i) {
                         stack.push((level - 1, c as u32, (base_a + j) as u32));
                     }
                 }
             }
             return;
         }
-        let (na, nb) = (&nodes[ua], &nodes[ub]);
-        let mut ma = na.overlap_mask(&nb.bounds);
-        let mb = nb.overlap_mask(&na.bounds);
-        if mb == 0 {
-            return;
-        }
-        while ma != 0 {
-            let i = ma.trailing_zeros() as usize;
-            ma &= ma - 1;
-            let mut m = nb.overlap_mask(&na.child_box(i)) & mb;
-            while m != 0 {
-                let j = m.trailing_zeros() as usize;
-                m &= m - 1;
-                if level == 1 {
-                    self.cross_buckets(base_a + i, base_b + j, out);
-                } else {
-                    stack.push((level - 1, (base_a + i) as u32, (base_b + j) as u32));
-                }
+        nodes[ua].for_each_cross(&nodes[ub], |i, j| {
+            if level == 1 {
+                self.cross_buckets(base_a + i, base_b + j, out);
+            } else {
+                stack.push((level - 1, (base_a + i) as u32, (base_b + j) as u32));
             }
-        }
+        });
     }
 }
 
@@ -428,9 +441,8 @@ fn subtree_buckets(tree: &DynamicTree, buckets: &mut Vec<WideNode>, payload: &mu
         // overwritten by the next leaf; the range ends with a leaf.
         let mut s = 0usize;
         for node in &tree.nodes[n..n + 2 * l - 1] {
-            let (lo, hi) = (node.aabb.min(), node.aabb.max());
             let k = s.min(W - 1);
-            bucket.set_child_raw(k, &[lo.x, lo.y, lo.z, hi.x, hi.y, hi.z]);
+            bucket.set_child_raw(k, &box6(&node.aabb));
             pay[k] = node.child2;
             s += usize::from(node.is_leaf());
         }
@@ -481,8 +493,7 @@ fn walk_buckets(tree: &DynamicTree, buckets: &mut Vec<WideNode>, payload: &mut V
         budget -= 1;
         let node = &tree.nodes[n as usize];
         if node.is_leaf() {
-            let (lo, hi) = (node.aabb.min(), node.aabb.max());
-            buckets[k / W].set_child_raw(k % W, &[lo.x, lo.y, lo.z, hi.x, hi.y, hi.z]);
+            buckets[k / W].set_child_raw(k % W, &box6(&node.aabb));
             payload[k] = node.child2;
             k += 1;
         } else {

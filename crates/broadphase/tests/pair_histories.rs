@@ -238,13 +238,7 @@ fn results_do_not_depend_on_thread_count() {
     let s = scenario(300, 300, 400, 10.0);
     let logs: Vec<Log> = [1, 2, 3]
         .iter()
-        .map(|&t| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(t)
-                .build()
-                .unwrap();
-            pool.install(|| run(s))
-        })
+        .map(|&t| pool(t).install(|| run(s)))
         .collect();
     assert!(
         logs[0] == logs[1] && logs[1] == logs[2],
@@ -436,10 +430,7 @@ fn batch_moves_equal_single_moves_on_any_thread_count() {
             };
             let want_pairs: Vec<Pair> = single.pairs().collect();
             for (t, bp) in batched.iter_mut().enumerate() {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(t + 1)
-                    .build()
-                    .unwrap();
+                let pool = pool(t + 1);
                 let got = pool.install(|| bp.move_proxies(&batch));
                 assert_eq!(got, want, "seed {seed} frame {frame} threads {}", t + 1);
                 let changes = pool.install(|| {
@@ -466,10 +457,14 @@ fn batch_moves_equal_single_moves_on_any_thread_count() {
                 assert_eq!(single.move_proxy(stale, boxes[17]), Err(Error::StaleHandle));
             }
         }
-        assert_eq!(single.pairs().collect::<Vec<_>>(), {
-            let mut p = single.pairs_from_scratch();
-            p.sort_unstable_by_key(|p| (p.a.index(), p.b.index()));
-            p
-        });
+        assert_eq!(
+            single.pairs().collect::<Vec<_>>(),
+            {
+                let mut p = single.pairs_from_scratch();
+                p.sort_unstable_by_key(|p| (p.a.index(), p.b.index()));
+                p
+            },
+            "seed {seed}: pairs against the from-scratch pairs"
+        );
     }
 }

@@ -38,6 +38,14 @@ pub fn random_dir(rng: &mut ChaCha8Rng) -> Vec3 {
     Vec3::X
 }
 
+/// A rayon pool of `threads` workers, for results that must not depend on the count.
+pub fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool")
+}
+
 pub fn translate(b: &Aabb, d: Vec3) -> Aabb {
     Aabb::new(b.min() + d, b.max() + d).unwrap()
 }
