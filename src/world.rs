@@ -155,14 +155,30 @@ impl World {
     }
 
     /// Moves many bodies at once: the broadphase checks them against their fat
-    /// boxes in parallel and touches the tree only for the ones that escaped. Either
-    /// every handle is valid and every body moves, or nothing changes.
+    /// boxes in parallel and touches the tree only for the ones that escaped.
+    ///
+    /// Handles and bounds are checked first: a stale handle, or a pose whose
+    /// bounds are not finite, changes nothing. A pose whose *fat* box overflows
+    /// f32 (bounds within a margin of `f32::MAX`) is found only while moving: that
+    /// body stays where it was, every other body moves, and the first such error
+    /// is returned. Each body's pose always matches its box in the broadphase.
     pub fn set_poses(&mut self, moves: &[(BodyId, Pose)]) -> Result<(), WorldError> {
         let mut boxes = Vec::with_capacity(moves.len());
         for (id, pose) in moves {
             boxes.push((id.0, bounds(&self.broadphase.data(id.0)?.shape, pose)?));
         }
-        self.broadphase.move_proxies(&boxes)?;
+        if let Err(batch_error) = self.broadphase.move_proxies(&boxes) {
+            // The broadphase applied the other moves; redo them one by one (a no-op
+            // for the applied ones) so that exactly the failing bodies keep their
+            // old poses.
+            let mut first = None;
+            for (id, pose) in moves {
+                if let Err(e) = self.set_pose(*id, *pose) {
+                    first.get_or_insert(e);
+                }
+            }
+            return Err(first.unwrap_or(WorldError::Broadphase(batch_error)));
+        }
         for (id, pose) in moves {
             self.broadphase.data_mut(id.0)?.pose = *pose;
         }

@@ -5,7 +5,9 @@ use std::fmt;
 /// Why an operation of this crate was refused.
 ///
 /// Bad input never panics: it comes back as one of these variants, and the structure
-/// it was applied to is left unchanged.
+/// it was applied to is left unchanged, except by the batch operations that say
+/// otherwise (`Broadphase::move_proxies` applies the valid moves of a batch and
+/// reports the first refused one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Error {
     /// A coordinate (or a margin) was NaN.
