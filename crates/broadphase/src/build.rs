@@ -273,12 +273,21 @@ fn split_binned<const AXIS: usize>(
     // axes) come from the bins instead of another pass over the items.
     let mut cbox = [Bounds::EMPTY; MAX_BINS];
     let mut counts = [0u32; MAX_BINS];
-    for it in range.iter() {
-        let c = it.centre2();
-        let b = bin_of(lane::<AXIS>(c), lo, scale, bins);
-        boxes[b].grow(it.min, it.max);
-        cbox[b].grow(c, c);
-        counts[b] += 1;
+    // Bin indices a chunk at a time first: the accumulation loop then knows every
+    // store address early (its read-modify-writes of the bins hit the same bin often
+    // in small ranges, which the CPU can only order once the addresses are known).
+    let mut idx = [0u8; 64];
+    for chunk in range.chunks(64) {
+        for (k, it) in idx.iter_mut().zip(chunk) {
+            *k = bin_of(lane::<AXIS>(it.centre2()), lo, scale, bins) as u8;
+        }
+        for (&b, it) in idx.iter().zip(chunk) {
+            let b = usize::from(b) & (MAX_BINS - 1);
+            let c = it.centre2();
+            boxes[b].grow(it.min, it.max);
+            cbox[b].grow(c, c);
+            counts[b] += 1;
+        }
     }
     // Right-to-left sweep: area and count of bins i.. for every i.
     let mut right_area = [0f32; MAX_BINS];
