@@ -29,7 +29,7 @@ use rayon::prelude::*;
 use crate::{Aabb, DynamicTree, Error, LeafId, Ray};
 
 /// Moved proxies per parallel work item in [`Broadphase::update`].
-const CHUNK: usize = 64;
+const CHUNK: usize = 32;
 
 /// A generational handle to a proxy of a [`Broadphase`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -213,14 +213,45 @@ struct Hot {
     moved: bool,
 }
 
-/// New partner lists of one chunk of moved proxies: concatenated lists plus their
-/// lengths, one per proxy in chunk order.
+/// What one chunk of moved proxies produced in the parallel phase of
+/// [`Broadphase::update`]: new partner lists, and the pair changes they imply.
 struct ChunkResult {
+    /// New partner lists, concatenated, one per proxy in chunk order.
     partners: Vec<u32>,
     lens: Vec<u32>,
+    began: Vec<Pair>,
+    ended: Vec<Pair>,
+    /// Edits of unmoved proxies' partner lists.
+    patches: Vec<Patch>,
 }
 
-fn query_chunk(tree: &DynamicTree, hot: &[Hot], chunk: &[u32]) -> ChunkResult {
+/// Add (`began`) or remove moved proxy `p` in the partner list of unmoved proxy `q`.
+#[derive(Clone, Copy)]
+struct Patch {
+    q: u32,
+    p: u32,
+    began: bool,
+}
+
+/// The handle of slot `s` (read-only form of [`Broadphase::id`] for the parallel phase).
+#[inline]
+fn id_of(hot: &[Hot], s: u32) -> ProxyId {
+    ProxyId {
+        index: s,
+        generation: hot[s as usize].generation,
+    }
+}
+
+/// Queries the tree for the moved proxies `chunk` and compares each new partner list
+/// with the old one. Reads shared state only, so chunks run in parallel; the result is
+/// applied by [`Broadphase::update`]. A pair of two moved proxies is settled by the
+/// smaller one (`moved` marks the batch), so the larger skips it.
+fn query_chunk(
+    tree: &DynamicTree,
+    hot: &[Hot],
+    partners: &[Vec<u32>],
+    chunk: &[u32],
+) -> ChunkResult {
     const K: usize = 8;
     let mut stacks: [Vec<u32>; K] = std::array::from_fn(|_| Vec::with_capacity(64));
     // Hits as (query, partner), sorted afterwards into one sorted list per query.
@@ -239,12 +270,109 @@ fn query_chunk(tree: &DynamicTree, hot: &[Hot], chunk: &[u32]) -> ChunkResult {
     let mut out = ChunkResult {
         partners: Vec::with_capacity(hits.len()),
         lens: vec![0; chunk.len()],
+        began: Vec::new(),
+        ended: Vec::new(),
+        patches: Vec::new(),
     };
     for &(i, q) in &hits {
         out.partners.push(q);
         out.lens[i as usize] += 1;
     }
+    let mut off = 0;
+    for (&p, &len) in chunk.iter().zip(&out.lens) {
+        let new = &out.partners[off..off + len as usize];
+        off += len as usize;
+        diff_partners(
+            hot,
+            p,
+            &partners[p as usize],
+            new,
+            &mut out.began,
+            &mut out.ended,
+            &mut out.patches,
+        );
+    }
     out
+}
+
+/// The pairs of moved proxy `p` that began (in `new`, not in `old`) and ended (the
+/// reverse), both lists sorted, with the edits they imply for unmoved partners.
+fn diff_partners(
+    hot: &[Hot],
+    p: u32,
+    old: &[u32],
+    new: &[u32],
+    began: &mut Vec<Pair>,
+    ended: &mut Vec<Pair>,
+    patches: &mut Vec<Patch>,
+) {
+    let (mut i, mut j) = (0, 0);
+    // Each step consumes an element of `old` or `new`.
+    for _ in 0..old.len() + new.len() {
+        let (q, is_new) = match (old.get(i), new.get(j)) {
+            (Some(&o), Some(&n)) if o == n => {
+                i += 1;
+                j += 1;
+                continue;
+            }
+            (Some(&o), Some(&n)) if o < n => {
+                i += 1;
+                (o, false)
+            }
+            (Some(&o), None) => {
+                i += 1;
+                (o, false)
+            }
+            (_, Some(&n)) => {
+                j += 1;
+                (n, true)
+            }
+            (None, None) => break,
+        };
+        let q_moved = hot[q as usize].moved;
+        if q_moved && q < p {
+            continue;
+        }
+        let (a, b) = if p < q { (p, q) } else { (q, p) };
+        let pair = Pair {
+            a: id_of(hot, a),
+            b: id_of(hot, b),
+        };
+        if is_new {
+            began.push(pair);
+        } else {
+            ended.push(pair);
+        }
+        if !q_moved {
+            patches.push(Patch {
+                q,
+                p,
+                began: is_new,
+            });
+        }
+    }
+}
+
+/// Applies the results of [`query_chunk`] to the partner lists of slots
+/// `base..base + lists.len()`: the moved proxies `moved` (ascending, with their new
+/// lists) get their new lists, the others the `patches` (sorted by `q`) that name them.
+/// Ranges of slots are disjoint, so they run in parallel with the same result.
+fn apply_lists(lists: &mut [Vec<u32>], base: usize, moved: &[(u32, &[u32])], patches: &[Patch]) {
+    for &(p, new) in moved {
+        let list = &mut lists[p as usize - base];
+        list.clear();
+        list.extend_from_slice(new);
+    }
+    for patch in patches {
+        let list = &mut lists[patch.q as usize - base];
+        match (list.binary_search(&patch.p), patch.began) {
+            (Err(at), true) => list.insert(at, patch.p),
+            (Ok(at), false) => {
+                list.remove(at);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Loads the records at `slots` once, in a loop that does nothing else: the loads are
@@ -305,7 +433,7 @@ fn move_range(
     hot: &mut [Hot],
     base: usize,
     moves: &[(ProxyId, Aabb)],
-    idx: &[u32],
+    idx: impl Iterator<Item = u32> + Clone,
 ) -> RangeResult {
     let mut out = RangeResult {
         escapes: Vec::new(),
@@ -313,12 +441,16 @@ fn move_range(
     };
     touch_records(
         hot,
-        idx.iter()
-            .map(|&k| (moves[k as usize].0.index as usize).wrapping_sub(base)),
+        idx.clone()
+            .map(|k| (moves[k as usize].0.index as usize).wrapping_sub(base)),
     );
-    for &k in idx {
+    for k in idx {
         let (id, aabb) = moves[k as usize];
-        let h = &mut hot[id.index as usize - base];
+        let Some(h) = hot.get_mut((id.index as usize).wrapping_sub(base)) else {
+            out.first_err
+                .get_or_insert((k as usize, Error::StaleHandle));
+            continue;
+        };
         if h.generation != id.generation || !h.live {
             out.first_err
                 .get_or_insert((k as usize, Error::StaleHandle));
@@ -607,8 +739,10 @@ impl<T> Broadphase<T> {
     /// The batch spreads those misses over the pool's threads (moves are grouped by
     /// slot range, so each thread owns a disjoint part of the proxy records); only the
     /// few escapes touch the tree, serially and in batch order, so the tree and the
-    /// pairs do not depend on the thread count. A proxy may appear more than once: its
-    /// moves apply in batch order.
+    /// pairs do not depend on the thread count (the ancestor walks of consecutive small
+    /// escapes are interleaved, which leaves the same boxes; only the rounding of
+    /// [`DynamicTree::area_cost`] may differ from single moves). A proxy may appear
+    /// more than once: its moves apply in batch order.
     ///
     /// Moves naming a stale handle are skipped and the others still applied, then
     /// [`Error::StaleHandle`] is returned (deterministically, whatever the thread
@@ -617,18 +751,15 @@ impl<T> Broadphase<T> {
     pub fn move_proxies(&mut self, moves: &[(ProxyId, Aabb)]) -> Result<usize, Error> {
         let threads = rayon::current_num_threads();
         if threads == 1 || moves.len() < self.config.parallel_min_moved {
-            touch_records(&self.hot, moves.iter().map(|(id, _)| id.index as usize));
-            let mut escaped = 0;
-            let mut first_err = None;
-            for &(id, aabb) in moves {
-                match self.move_proxy(id, aabb) {
-                    Ok(e) => escaped += usize::from(e),
-                    Err(e) => {
-                        first_err.get_or_insert(e);
-                    }
-                }
-            }
-            return first_err.map_or(Ok(escaped), Err);
+            // One range holding every slot, in batch order: the same tests, records and
+            // escapes as the parallel path.
+            let count = u32::try_from(moves.len()).map_err(|_| Error::CapacityExceeded)?;
+            let res = move_range(&self.config, &mut self.hot, 0, moves, 0..count);
+            let applied = self.apply_escapes(&res.escapes);
+            return match (res.first_err, applied) {
+                (Some((_, e)), _) | (None, Err(e)) => Err(e),
+                (None, Ok(())) => Ok(res.escapes.len()),
+            };
         }
         // Group the moves by slot range (stable counting sort of batch indices), so
         // that each parallel task owns `hot[range]` exclusively. The range count is
@@ -667,7 +798,7 @@ impl<T> Broadphase<T> {
             .with_max_len(1)
             .map(|(r, hot)| {
                 let idx = &order[starts[r] as usize..starts[r + 1] as usize];
-                move_range(&config, hot, r * range, moves, idx)
+                move_range(&config, hot, r * range, moves, idx.iter().copied())
             })
             .collect();
         // Escapes in batch order, as the serial calls would have applied them.
@@ -681,16 +812,29 @@ impl<T> Broadphase<T> {
             escapes.extend(res.escapes);
         }
         escapes.sort_unstable_by_key(|e| e.k);
-        for e in &escapes {
+        self.apply_escapes(&escapes)?;
+        first_err.map_or(Ok(escapes.len()), |(_, e)| Err(e))
+    }
+
+    /// The tree side of escaped moves, in batch order: a body that escaped by a small
+    /// step keeps its place in the tree and only grows its ancestors (runs of those are
+    /// applied together, their ancestor walks interleaved); one that jumped elsewhere is
+    /// reinserted where it now belongs. The degradation check in `update` rebuilds when
+    /// the growth adds up.
+    fn apply_escapes(&mut self, escapes: &[Escape]) -> Result<(), Error> {
+        let mut grow: Vec<(LeafId, Aabb)> = Vec::with_capacity(escapes.len());
+        for e in escapes {
             let leaf = self.hot[e.slot as usize].leaf;
             if e.fat.overlaps(&e.old_fat) {
-                self.tree.enlarge(leaf, e.fat)?;
+                grow.push((leaf, e.fat));
             } else {
+                self.tree.enlarge_many(&grow)?;
+                grow.clear();
                 self.tree.reinsert(leaf, e.fat)?;
             }
             self.mark_moved(e.slot);
         }
-        first_err.map_or(Ok(escapes.len()), |(_, e)| Err(e))
+        self.tree.enlarge_many(&grow)
     }
 
     /// Rebuilds the tree with the binned SAH builder (pairs are unaffected).
@@ -703,9 +847,10 @@ impl<T> Broadphase<T> {
     ///
     /// Only proxies in the move buffer (inserted or escaped from their fat boxes) query
     /// the tree, in parallel on the current rayon pool when it has more than one thread
-    /// and there are at least [`BroadphaseConfig::parallel_min_moved`] of them. Their new partner lists are
-    /// then merged into the pair set serially in proxy-index order, so the result does
-    /// not depend on the thread count.
+    /// and there are at least [`BroadphaseConfig::parallel_min_moved`] of them; the same
+    /// tasks compare each new partner list with the old one. The lists are then
+    /// updated slot range by slot range (in parallel likewise), each range applying its
+    /// own edits in a fixed order, so the result does not depend on the thread count.
     pub fn update(&mut self) -> PairChanges<'_> {
         self.began.clear();
         self.ended.clear();
@@ -720,28 +865,53 @@ impl<T> Broadphase<T> {
 
         let parallel =
             moves.len() >= self.config.parallel_min_moved && rayon::current_num_threads() > 1;
+        let (tree, hot, partners) = (&self.tree, &self.hot[..], &self.partners[..]);
         let results: Vec<ChunkResult> = if parallel {
-            let (tree, hot) = (&self.tree, &self.hot[..]);
             moves
                 .par_chunks(CHUNK)
-                .map(|c| query_chunk(tree, hot, c))
+                .map(|c| query_chunk(tree, hot, partners, c))
                 .collect()
         } else {
-            vec![query_chunk(&self.tree, &self.hot, &moves)]
+            vec![query_chunk(tree, hot, partners, &moves)]
         };
 
-        // `moved` now marks the batch: a pair of two moved proxies is settled by the
-        // smaller one, so the larger skips it.
-        let mut k = 0;
-        for chunk in &results {
+        // The moved proxies' new lists in `moves` order (ascending slots), and the edits
+        // of unmoved lists grouped by slot: both are then applied slot range by slot
+        // range, so the lists do not depend on the thread count.
+        let mut moved: Vec<(u32, &[u32])> = Vec::with_capacity(moves.len());
+        let mut patches: Vec<Patch> = Vec::new();
+        let mut chunks = moves.chunks(if parallel { CHUNK } else { moves.len().max(1) });
+        for r in &results {
+            let chunk = chunks.next().unwrap_or_default();
             let mut off = 0;
-            for &len in &chunk.lens {
-                let p = moves[k];
-                k += 1;
-                let new = &chunk.partners[off..off + len as usize];
+            for (&p, &len) in chunk.iter().zip(&r.lens) {
+                moved.push((p, &r.partners[off..off + len as usize]));
                 off += len as usize;
-                self.merge(p, new);
             }
+            self.pair_count += r.began.len();
+            self.pair_count -= r.ended.len();
+            self.began.extend_from_slice(&r.began);
+            self.ended.extend_from_slice(&r.ended);
+            patches.extend_from_slice(&r.patches);
+        }
+        patches.sort_unstable_by_key(|x| x.q);
+        let slots = self.partners.len();
+        if parallel {
+            let range = slots.div_ceil(MOVE_RANGES).max(MOVE_RANGE_MIN);
+            self.partners
+                .par_chunks_mut(range)
+                .enumerate()
+                .with_max_len(1)
+                .for_each(|(r, lists)| {
+                    let (lo, hi) = ((r * range) as u32, (r * range + lists.len()) as u32);
+                    let m0 = moved.partition_point(|x| x.0 < lo);
+                    let m1 = moved.partition_point(|x| x.0 < hi);
+                    let p0 = patches.partition_point(|x| x.q < lo);
+                    let p1 = patches.partition_point(|x| x.q < hi);
+                    apply_lists(lists, r * range, &moved[m0..m1], &patches[p0..p1]);
+                });
+        } else {
+            apply_lists(&mut self.partners, 0, &moved, &patches);
         }
         for &s in &moves {
             self.hot[s as usize].moved = false;
@@ -754,64 +924,6 @@ impl<T> Broadphase<T> {
             began: &self.began,
             ended: &self.ended,
         }
-    }
-
-    /// Replaces moved proxy `p`'s partner list by `new` (sorted), recording began and
-    /// ended pairs and patching the lists of unmoved partners.
-    fn merge(&mut self, p: u32, new: &[u32]) {
-        let old = std::mem::take(&mut self.partners[p as usize]);
-        let (mut i, mut j) = (0, 0);
-        let bound = old.len() + new.len();
-        for _ in 0..bound {
-            let (q, began) = match (old.get(i), new.get(j)) {
-                (Some(&o), Some(&n)) if o == n => {
-                    i += 1;
-                    j += 1;
-                    continue;
-                }
-                (Some(&o), Some(&n)) if o < n => {
-                    i += 1;
-                    (o, false)
-                }
-                (Some(&o), None) => {
-                    i += 1;
-                    (o, false)
-                }
-                (_, Some(&n)) => {
-                    j += 1;
-                    (n, true)
-                }
-                (None, None) => break,
-            };
-            let q_moved = self.hot[q as usize].moved;
-            if q_moved && q < p {
-                continue;
-            }
-            let pair = self.pair(p, q);
-            if began {
-                self.began.push(pair);
-                self.pair_count += 1;
-                if !q_moved {
-                    let list = &mut self.partners[q as usize];
-                    if let Err(at) = list.binary_search(&p) {
-                        list.insert(at, p);
-                    }
-                }
-            } else {
-                self.ended.push(pair);
-                self.pair_count -= 1;
-                if !q_moved {
-                    let list = &mut self.partners[q as usize];
-                    if let Ok(at) = list.binary_search(&p) {
-                        list.remove(at);
-                    }
-                }
-            }
-        }
-        let mut list = old;
-        list.clear();
-        list.extend_from_slice(new);
-        self.partners[p as usize] = list;
     }
 
     /// The current pair set (as of the last update), sorted by `(a.index, b.index)`.
