@@ -21,7 +21,9 @@
 //!   `optimize_incremental`, `traverse_bvtt_single_tree::<true>` collecting the pairs of
 //!   changed leaves (no pair-set bookkeeping, which favours parry). bvh-arena: remove +
 //!   insert per moved box, then all pairs again (it has no update).
-//! - `threads`: widephase's frame and all-pairs on rayon pools of 1 and 2 threads.
+//! - `threads`: widephase's frame and all-pairs on rayon pools of 1 and 2 threads, and
+//!   the frame's broadphase part alone (`move_update`: `move_proxies` + `update`, the
+//!   caller's batch of new boxes made in the untimed setup).
 //!
 //! The other groups run everything on the calling thread with rayon's global pool set
 //! to one thread (widephase then takes its serial paths).
@@ -132,15 +134,25 @@ impl Ours {
 
     fn frame(&mut self, moves: &[(u32, Vec3)]) -> usize {
         // The caller's side (new boxes) stays serial, as in the baselines' frames.
-        let batch: Vec<(ProxyId, Aabb)> = moves
+        let batch = self.batch(moves);
+        self.apply(&batch)
+    }
+
+    /// The caller's side of a frame: the moved boxes' new tight boxes.
+    fn batch(&mut self, moves: &[(u32, Vec3)]) -> Vec<(ProxyId, Aabb)> {
+        moves
             .iter()
             .map(|&(i, d)| {
                 let i = i as usize;
                 self.scene.centres[i] += d;
                 (self.ids[i], self.scene.aabb(i))
             })
-            .collect();
-        self.bp.move_proxies(&batch).unwrap();
+            .collect()
+    }
+
+    /// The broadphase's side of a frame: `move_proxies` and `update`.
+    fn apply(&mut self, batch: &[(ProxyId, Aabb)]) -> usize {
+        self.bp.move_proxies(batch).unwrap();
         let c = self.bp.update();
         c.began.len() + c.ended.len()
     }
@@ -353,6 +365,20 @@ fn bench_size(c: &mut Criterion, n: usize, with_arena: bool, with_parry: bool) {
         });
         g.bench_function(format!("all_pairs_{name}_thread"), |b| {
             b.iter(|| p.install(|| tree.overlapping_pairs()))
+        });
+        // The broadphase's own part of the frame (`move_proxies` + `update`), with the
+        // caller's batch of new boxes (serial, the same for any thread count) made in
+        // the untimed setup.
+        let ours = std::cell::RefCell::new(Ours::new(n));
+        g.bench_function(format!("move_update_{name}_thread"), |b| {
+            b.iter_batched(
+                || ours.borrow_mut().batch(&frame_moves(&mut rng, n)),
+                |batch| {
+                    let o: &mut Ours = &mut ours.borrow_mut();
+                    p.install(|| o.apply(&batch))
+                },
+                BatchSize::LargeInput,
+            )
         });
     }
     g.finish();
