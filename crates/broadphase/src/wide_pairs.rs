@@ -370,8 +370,9 @@ impl WideSnapshot {
         tree: &DynamicTree,
         (mut buckets, mut payload): (Vec<WideNode>, Vec<u32>),
     ) -> Self {
+        let mut level1 = None;
         if tree.preorder && tree.root == 0 {
-            subtree_buckets(tree, &mut buckets, &mut payload);
+            level1 = subtree_buckets(tree, &mut buckets, &mut payload);
         } else {
             buckets.clear();
             payload.clear();
@@ -383,6 +384,9 @@ impl WideSnapshot {
             }
         }
         let mut levels = vec![buckets];
+        if let Some(level1) = level1.filter(|_| levels[0].len() > 1) {
+            levels.push(level1);
+        }
         // Each level is 8 times smaller, so this runs about log8(leaves) times.
         while let Some(below) = levels.last().filter(|l| l.len() > 1) {
             let mut up = vec![WideNode::EMPTY; below.len().div_ceil(W)];
@@ -567,33 +571,12 @@ impl WideSnapshot {
 /// depth-first preorder with the root at node 0. There, the subtree of node `n` with
 /// `l` leaves is the node range `n..n + 2l - 1`, its first child is `n + 1`, and its
 /// second child `c` has `l - (c - n) / 2` leaves: no counting pass is needed.
-fn subtree_buckets(tree: &DynamicTree, buckets: &mut Vec<WideNode>, payload: &mut Vec<u32>) {
-    // The bucket roots in tree order, found by a walk over the internal nodes above
-    // them only (a few percent of the arena, read in order).
-    let mut roots: Vec<(usize, usize)> = Vec::with_capacity(tree.len().div_ceil(4));
-    let mut stack = vec![(0usize, tree.len())];
-    // Each item is a distinct node.
-    let mut budget = tree.nodes.len() + 1;
-    while let Some((n, l)) = stack.pop() {
-        if budget == 0 || l == 0 || n + 2 * l - 1 > tree.nodes.len() {
-            break;
-        }
-        budget -= 1;
-        if l <= W {
-            roots.push((n, l));
-        } else {
-            let c2 = tree.nodes[n].child2 as usize;
-            let l1 = (c2.saturating_sub(n) / 2).min(l);
-            stack.push((c2, l - l1));
-            stack.push((n + 1, l1));
-        }
-    }
-    // Recycled buffers keep stale contents: every bucket below is written in full.
-    buckets.truncate(roots.len());
-    buckets.resize(roots.len(), WideNode::EMPTY);
-    payload.truncate(roots.len() * W);
-    payload.resize(roots.len() * W, 0);
-    let fill = |(bucket, pay): (&mut WideNode, &mut [u32]), &(n, l): &(usize, usize)| {
+fn subtree_buckets(
+    tree: &DynamicTree,
+    buckets: &mut Vec<WideNode>,
+    payload: &mut Vec<u32>,
+) -> Option<Vec<WideNode>> {
+    let fill = |(bucket, pay): (&mut WideNode, &mut [u32]), (n, l): (usize, usize)| {
         // Branch-free over the range (node kinds alternate at random): every node is
         // written to slot `s`, which only advances past leaves, so an internal node is
         // overwritten by the next leaf; the range ends with a leaf.
@@ -610,28 +593,65 @@ fn subtree_buckets(tree: &DynamicTree, buckets: &mut Vec<WideNode>, payload: &mu
         }
         bucket.bounds = bucket.union();
     };
-    if rayon::current_num_threads() > 1 && roots.len() >= SPLIT_MIN_BUCKETS {
-        // Filling is most of a snapshot's cost (it reads the whole arena); the buckets
-        // are disjoint, so chunks of them fill in parallel with the same result.
-        let chunk = roots.len().div_ceil(PARALLEL_ITEMS).max(64);
-        buckets
-            .par_chunks_mut(chunk)
-            .zip(payload.par_chunks_mut(chunk * W))
-            .zip(roots.par_chunks(chunk))
-            .for_each(|((bs, ps), rs)| {
-                for ((b, p), r) in bs.iter_mut().zip(ps.chunks_exact_mut(W)).zip(rs) {
-                    fill((b, p), r);
-                }
-            });
-    } else {
-        for ((b, p), r) in buckets
-            .iter_mut()
-            .zip(payload.chunks_exact_mut(W))
-            .zip(&roots)
-        {
-            fill((b, p), r);
+    // The bucket roots in tree order come from a walk over the internal nodes above
+    // them only (a few percent of the arena, read in order).
+    let mut stack = vec![(0usize, tree.len())];
+    // Each item is a distinct node.
+    let mut budget = tree.nodes.len() + 1;
+    let mut next_root = || {
+        while let Some((n, l)) = stack.pop() {
+            if budget == 0 || l == 0 || n + 2 * l - 1 > tree.nodes.len() {
+                return None;
+            }
+            budget -= 1;
+            if l <= W {
+                return Some((n, l));
+            }
+            let c2 = tree.nodes[n].child2 as usize;
+            let l1 = (c2.saturating_sub(n) / 2).min(l);
+            stack.push((c2, l - l1));
+            stack.push((n + 1, l1));
         }
+        None
+    };
+    if rayon::current_num_threads() == 1 || tree.len() < SPLIT_MIN_BUCKETS * W {
+        // One pass: each bucket is filled as soon as its root is found, while the
+        // walk's reads of the nodes above it are still in cache, and goes straight
+        // into its level-1 node. Recycled buffers keep stale contents: every bucket is
+        // written in full.
+        buckets.clear();
+        payload.clear();
+        let mut level1 = Vec::with_capacity(tree.len().div_ceil(4 * W));
+        while let Some(root) = next_root() {
+            let k = buckets.len();
+            buckets.push(WideNode::EMPTY);
+            payload.extend_from_slice(&[0; W]);
+            fill((&mut buckets[k], &mut payload[k * W..]), root);
+            if k % W == 0 {
+                level1.push(WideNode::EMPTY);
+            }
+            level1[k / W].set_child(k % W, &buckets[k].bounds);
+        }
+        return Some(level1);
     }
+    let roots: Vec<(usize, usize)> = std::iter::from_fn(next_root).collect();
+    buckets.truncate(roots.len());
+    buckets.resize(roots.len(), WideNode::EMPTY);
+    payload.truncate(roots.len() * W);
+    payload.resize(roots.len() * W, 0);
+    // Filling is most of a snapshot's cost (it reads the whole arena); the buckets are
+    // disjoint, so chunks of them fill in parallel with the same result.
+    let chunk = roots.len().div_ceil(PARALLEL_ITEMS).max(64);
+    buckets
+        .par_chunks_mut(chunk)
+        .zip(payload.par_chunks_mut(chunk * W))
+        .zip(roots.par_chunks(chunk))
+        .for_each(|((bs, ps), rs)| {
+            for ((b, p), &r) in bs.iter_mut().zip(ps.chunks_exact_mut(W)).zip(rs) {
+                fill((b, p), r);
+            }
+        });
+    None
 }
 
 /// Buckets of eight consecutive leaves in tree order, by an explicit-stack walk (trees
