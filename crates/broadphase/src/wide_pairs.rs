@@ -517,6 +517,28 @@ impl WideSnapshot {
         self.emit_mask(out, na.pair_mask(nb), a * W, b * W);
     }
 
+    /// All pairs below level-1 node `a`.
+    #[inline(always)]
+    fn inner_l1(&self, a: usize, out: &mut Out) {
+        let na = &self.levels[1][a];
+        let base = a * W;
+        for i in na.live_children() {
+            self.inner_bucket(base + i, out);
+        }
+        for (i, j) in Bits64(na.pair_mask(na) & STRICT_UPPER) {
+            self.cross_buckets(base + i, base + j, out);
+        }
+    }
+
+    /// All pairs between level-1 nodes `a` and `b`, whose boxes overlap.
+    #[inline(always)]
+    fn cross_l1(&self, a: usize, b: usize, out: &mut Out) {
+        let l1 = &self.levels[1];
+        for (i, j) in Bits64(l1[a].pair_mask(&l1[b])) {
+            self.cross_buckets(a * W + i, b * W + j, out);
+        }
+    }
+
     fn step(&self, (level, a, b): Work, stack: &mut Vec<Work>, out: &mut Out) {
         if level == 0 {
             // Only a one-bucket tree starts here; otherwise level 1 settles buckets.
@@ -530,22 +552,36 @@ impl WideSnapshot {
         let nodes = &self.levels[level as usize];
         let (ua, ub) = (a as usize, b as usize);
         let (base_a, base_b) = (ua * W, ub * W);
-        // Level 1 handles the bucket items of its children in place instead of pushing
-        // them: most work items are bucket pairs, and a push, a pop and a call per
-        // bucket pair cost as much as the pair's tests. Its child pairs come from one
-        // 64-bit mask, so one loop (one mispredicted exit) covers them all.
-        if level == 1 {
+        // Levels 1 and 2 handle the items of their children in place instead of
+        // pushing them: most work items are bucket pairs, and a push, a pop and a call
+        // per item cost as much as the item's tests. Child pairs come from one 64-bit
+        // mask, so one loop (one mispredicted exit) covers them all.
+        if level <= 2 {
+            let inner = |c: usize, out: &mut Out| {
+                if level == 1 {
+                    self.inner_bucket(c, out)
+                } else {
+                    self.inner_l1(c, out)
+                }
+            };
+            let cross = |c: usize, d: usize, out: &mut Out| {
+                if level == 1 {
+                    self.cross_buckets(c, d, out)
+                } else {
+                    self.cross_l1(c, d, out)
+                }
+            };
             let na = &nodes[ua];
             if a == b {
                 for i in na.live_children() {
-                    self.inner_bucket(base_a + i, out);
+                    inner(base_a + i, out);
                 }
                 for (i, j) in Bits64(na.pair_mask(na) & STRICT_UPPER) {
-                    self.cross_buckets(base_a + i, base_a + j, out);
+                    cross(base_a + i, base_a + j, out);
                 }
             } else {
                 for (i, j) in Bits64(na.pair_mask(&nodes[ub])) {
-                    self.cross_buckets(base_a + i, base_b + j, out);
+                    cross(base_a + i, base_b + j, out);
                 }
             }
             return;
@@ -591,7 +627,9 @@ fn subtree_buckets(
             bucket.set_child_raw(k, &EMPTY_BOX);
             *p = 0;
         }
-        bucket.bounds = bucket.union();
+        // The subtree root's box contains the leaves (it is their union unless
+        // `enlarge` grew it), which is all the culling above needs.
+        bucket.bounds = box6(&tree.nodes[n].aabb);
     };
     // The bucket roots in tree order come from a walk over the internal nodes above
     // them only (a few percent of the arena, read in order).
