@@ -665,7 +665,7 @@ fn subtree_buckets(
             buckets.push(WideNode::EMPTY);
             payload.extend_from_slice(&[0; W]);
             fill((&mut buckets[k], &mut payload[k * W..]), root);
-            if k % W == 0 {
+            if k.is_multiple_of(W) {
                 level1.push(WideNode::EMPTY);
             }
             level1[k / W].set_child(k % W, &buckets[k].bounds);
