@@ -28,9 +28,25 @@ use crate::math::{CmpX8, Mask8, Vec3x8};
 /// squared edge lengths (an angle below about 1e-5 rad at `w`) has no reliable
 /// face region in f32: its normal's direction error, about `f32::EPSILON / sin θ`,
 /// would exceed the angle itself. The edges bound it within `sin θ` of their length
-/// instead, so the face is skipped. Specific to this sub-algorithm (the scalar
-/// decision tree tests the exact zero), hence not in `gjk_core::tolerance`.
-const FLAT_TRIANGLE_SIN_SQ: f32 = 1e-10;
+/// instead, so the face is skipped. Likewise a tetrahedron whose fourth vertex
+/// rises above the opposite face's plane by less than this (squared, relative to
+/// its edge) is flat: the signs of its barycentric weights are rounding noise, and
+/// a separated pair could be declared enclosed with weights in the millions.
+/// Specific to this sub-algorithm (the scalar solve works in f64), hence not in
+/// `gjk_core::tolerance`.
+const FLAT_SIN_SQ: f32 = 1e-10;
+
+/// Lanes where `w` stands off the plane of the triangle `p0 p1 p2` (normal
+/// `n_old`) by more than [`FLAT_SIN_SQ`] allows: only there does the tetrahedron
+/// `w p0 p1 p2` have an interior that f32 can tell. Returns the mask and the
+/// height numerator `n_old · (w - p0)`.
+#[inline(always)]
+fn tetrahedron_not_flat(n_old: Vec3x8, p0: Vec3x8, w: Vec3x8) -> (Mask8, f32x8) {
+    let e = w - p0;
+    let height = n_old.dot(e);
+    let bound = f32x8::splat(FLAT_SIN_SQ) * n_old.length_squared() * e.length_squared();
+    ((height * height).gt(bound), height)
+}
 
 /// The vertex pairs of the three triangles through `w`, with the slot of the vertex
 /// opposite each (the fourth vertex of the tetrahedron).
@@ -152,7 +168,7 @@ impl SimplexX8 {
         best_vv: f32x8,
     ) -> Mask8 {
         let zero = f32x8::ZERO;
-        let not_flat = nn.gt(f32x8::splat(FLAT_TRIANGLE_SIN_SQ) * dd[i] * dd[j]);
+        let not_flat = nn.gt(f32x8::splat(FLAT_SIN_SQ) * dd[i] * dd[j]);
         self.exists[i]
             & self.exists[j]
             & not_flat
@@ -255,8 +271,10 @@ impl SimplexX8 {
             return best;
         }
         let n_old = (self.w[1] - self.w[0]).cross(self.w[2] - self.w[0]);
-        let tet_w = -n_old.dot(self.w[0]) / n_old.dot(w - self.w[0]);
-        let enclosed = full & tet[0].gt(zero) & tet[1].gt(zero) & tet[2].gt(zero) & tet_w.gt(zero);
+        let (not_flat, height) = tetrahedron_not_flat(n_old, self.w[0], w);
+        let tet_w = -n_old.dot(self.w[0]) / height;
+        let enclosed =
+            full & not_flat & tet[0].gt(zero) & tet[1].gt(zero) & tet[2].gt(zero) & tet_w.gt(zero);
         best.v = enclosed.select(Vec3x8::ZERO, best.v);
         best.vv = enclosed.select(zero, best.vv);
         for (k, t) in tet.iter().enumerate() {
@@ -340,8 +358,10 @@ impl SimplexX8 {
             return best;
         }
         let n_old = (self.w[1] - self.w[0]).cross(self.w[2] - self.w[0]);
-        let w_side = (n_old.dot(self.w[0]) * n_old.dot(w - self.w[0])).lt(zero);
-        let enclosed = full & opposite_side[0] & opposite_side[1] & opposite_side[2] & w_side;
+        let (not_flat, height) = tetrahedron_not_flat(n_old, self.w[0], w);
+        let w_side = (n_old.dot(self.w[0]) * height).lt(zero);
+        let enclosed =
+            full & not_flat & opposite_side[0] & opposite_side[1] & opposite_side[2] & w_side;
         best.v = enclosed.select(Vec3x8::ZERO, best.v);
         best.vv = enclosed.select(zero, best.vv);
         best.enclosed = enclosed;
