@@ -7,7 +7,7 @@
 //! whose nearest surface point is known. The verdicts are checked against GJK.
 
 use gjk_core::glam::Vec3;
-use gjk_core::query::bounds::ball_verdict;
+use gjk_core::query::bounds::{ball_overlap_point, ball_verdict};
 use gjk_core::{Capsule, Cone, Cuboid, Cylinder, Rounded, Shape, Sphere, SupportMap, intersects};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -110,6 +110,23 @@ fn hull_whose_origin_is_outside_has_no_inner_ball() {
     assert_eq!(ball_verdict(&rounded, &origin, &ball, &origin), None);
 }
 
+/// How far `p` lies outside `shape` at `pose` (0 inside), by GJK against a point.
+fn outside(shape: &Shape, pose: &gjk_core::Pose, p: Vec3) -> f32 {
+    let dot = Sphere::new(f32::MIN_POSITIVE).unwrap();
+    gjk_core::distance(
+        shape,
+        pose,
+        &dot,
+        &gjk_core::Pose::from_translation(p).unwrap(),
+    )
+    .distance
+}
+
+/// The tolerance of an "inside" point: the rounding of its own coordinates.
+fn inside_tolerance(p: Vec3) -> f32 {
+    1e-5 * (1.0 + p.abs().max_element())
+}
+
 /// Every verdict the balls give matches GJK, over seeded pairs of every kind at
 /// three densities and far from the origin; and the balls decide a fair share.
 /// (The hulls here surround their origin; `hull_whose_origin_is_outside...`
@@ -128,12 +145,22 @@ fn ball_verdicts_agree_with_gjk() {
                 if let Some(verdict) = ball_verdict(&p.a, &p.pose_a, &p.b, &p.pose_b) {
                     decided += 1;
                     let gjk = intersects(&p.a, &p.pose_a, &p.b, &p.pose_b);
-                    assert_eq!(
-                        verdict,
-                        gjk,
+                    let case = format!(
                         "kind {} seed {seed} side {side} offset {offset} index {i}: {p}",
                         kind.name()
                     );
+                    assert_eq!(verdict, gjk, "{case}");
+                    if verdict {
+                        // The overlap's witness lies inside both shapes.
+                        let q = ball_overlap_point(
+                            p.pose_a.translation(),
+                            p.pose_b.translation(),
+                            p.a.inner_radius(),
+                            p.b.inner_radius(),
+                        );
+                        let off = outside(&p.a, &p.pose_a, q).max(outside(&p.b, &p.pose_b, q));
+                        assert!(off <= inside_tolerance(q), "{case}: point {q} off by {off}");
+                    }
                 }
             }
         }
@@ -179,7 +206,7 @@ fn as_box(shape: &Shape) -> Option<(Vec3, f32)> {
 /// origin; and they decide more than the two balls alone.
 #[test]
 fn box_ball_verdicts_agree_with_gjk() {
-    use gjk_core::query::bounds::box_ball_tests;
+    use gjk_core::query::bounds::{box_ball_overlap_point, box_ball_tests};
     let kinds = [
         PairKind::CuboidCuboid,
         PairKind::CuboidHull,
@@ -213,12 +240,22 @@ fn box_ball_verdicts_agree_with_gjk() {
                     assert!(!(apart && overlap));
                     if apart || overlap {
                         by_box += 1;
-                        assert_eq!(
-                            overlap,
-                            gjk,
+                        let case = format!(
                             "kind {} seed {seed} side {side} offset {offset} index {i}: {p}",
                             kind.name()
                         );
+                        assert_eq!(overlap, gjk, "{case}");
+                        if overlap {
+                            let q = box_ball_overlap_point(
+                                h,
+                                m,
+                                box_pose,
+                                other_pose.translation(),
+                                other.inner_radius(),
+                            );
+                            let off = outside(bx, box_pose, q).max(outside(other, other_pose, q));
+                            assert!(off <= inside_tolerance(q), "{case}: point {q} off by {off}");
+                        }
                     }
                     by_balls +=
                         usize::from(ball_verdict(bx, box_pose, other, other_pose).is_some());

@@ -15,19 +15,20 @@ use std::mem::MaybeUninit;
 use std::sync::Arc;
 
 use gjk_core::SupportMap;
-use gjk_core::query::bounds::{ball_tests, box_ball_tests};
 use gjk_core::{Distance, Intersection, Pose, Shape, Status};
 use glam::Vec3;
 use rayon::prelude::*;
 use wide::f32x8;
 
+use crate::bounds_x8::{BoundsVerdictX8, ball_tests_x8, box_ball_tests_x8};
 use crate::gjk_x8::{distance_x8, intersects_x8};
-use crate::math::{Mask8, PoseX8, QuatX8, Vec3x8};
+use crate::math::{CmpX8, Mask8, PoseX8, QuatX8, Vec3x8};
 use crate::sat_x8::cuboids_sat_x8;
 use crate::segments_x8::{SegmentCoreX8, segments_distance_x8, segments_intersect_x8};
 use crate::shapes::{
     CapsuleX8, ConeX8, CuboidX8, CylinderX8, HullX8, LaneShape, RoundedX8, SphereX8, SupportMapX8,
 };
+use gjk_core::query::bounds::{ball_tests, box_ball_tests};
 
 /// Why a batch query was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,11 +94,12 @@ impl Default for Parallelism {
 pub struct BatchOptions {
     /// How the work is spread (default: [`Parallelism::default`]).
     pub parallelism: Parallelism,
-    /// Whether the boolean query answers the pairs that cheap tests decide
-    /// without running GJK on them (default: yes): bounding balls for any kinds
-    /// ([`gjk_core::query::bounds`]), the separating-axis test for box pairs
-    /// ([`cuboids_sat_x8`]). Such pairs report 0 iterations. The distance query
-    /// ignores it.
+    /// Whether the queries answer the pairs that cheap tests decide without
+    /// running GJK on them (default: yes). The boolean query takes both verdicts
+    /// of the bounding balls ([`gjk_core::query::bounds`]) and of the
+    /// separating-axis test for box pairs ([`cuboids_sat_x8`]); the distance query
+    /// takes the balls' overlap verdict, answering distance 0 with a point inside
+    /// both shapes as both witnesses. Such pairs report 0 iterations.
     pub early_outs: bool,
     /// Whether pairs of spheres and capsules (rounded or not) take the closed-form
     /// segment kernels ([`crate::segments_x8`]) instead of GJK, in both queries
@@ -172,8 +174,8 @@ fn kind_index(shape: &Shape) -> usize {
     }
 }
 
-/// What the driver reads of a shape before packing, `Rounded` layers peeled: one
-/// match instead of a dispatch per item.
+/// What the bounding tests read of a shape, `Rounded` layers peeled: one match
+/// instead of a dispatch per item.
 struct Facts {
     /// The kernel index of its kind.
     kind: usize,
@@ -213,9 +215,13 @@ fn facts(shape: &Shape) -> Facts {
     }
 }
 
-/// The early-out tests of one pair, `(apart, overlapping)`: a box against the
-/// other shape's balls when exactly one side is a box ([`box_ball_tests`], much
-/// tighter than the box's own ball), the two balls otherwise ([`ball_tests`]).
+/// The boolean query's early-out tests of one pair, `(apart, overlapping)`: a box
+/// against the other shape's balls when exactly one side is a box
+/// ([`box_ball_tests`], much tighter than the box's own ball), the two balls
+/// otherwise ([`ball_tests`]). Scalar and inline in the bucketing loop: for these
+/// tests that costs fewer instructions than gathering the pairs for the wide pass
+/// that the distance query uses ([`bounding_tests_x8`]), which also computes the
+/// points inside both shapes.
 #[inline(always)]
 fn bounding_tests(a: &Facts, pose_a: &Pose, b: &Facts, pose_b: &Pose) -> (bool, bool) {
     let (ta, tb) = (pose_a.translation(), pose_b.translation());
@@ -226,17 +232,86 @@ fn bounding_tests(a: &Facts, pose_a: &Pose, b: &Facts, pose_b: &Pose) -> (bool, 
     }
 }
 
-/// Whether the bounding-ball test pays for a kind pair: it costs about 40
-/// instructions a pair, and saves the kernel for the pairs it decides, but the
-/// batches left hold the harder pairs and run longer. Measured with callgrind on
-/// the standard pairs (instructions per pair without / with the test): ball-ball
-/// 215 / 122, hull-hull 1,611 / 861, cuboid-hull 1,076 / 774, cylinder 579 / 443,
-/// rounded 922 / 601, mixed 815 / 598; but capsule-capsule 320 / 353 and
-/// cone-cone 578 / 621, whose inner balls (the capsule's radius, the cone's
-/// distance to its side) are small beside their outer balls. Box pairs take the
-/// separating-axis test instead, which decides all the balls would and more.
+/// One side of a pair as the wide bounds pass reads it, one row of an 8x8
+/// transpose: outer and inner radius, a box's half extents, the rounding, whether
+/// it is a box, and a 1 that padding rows (all zero) lack.
 #[inline(always)]
-fn ball_test_pays(kind_a: usize, kind_b: usize) -> bool {
+fn bounds_row(f: &Facts) -> [f32; 8] {
+    let h = f.half_extents;
+    let is_box = if f.kind == CUBOID { 1.0 } else { 0.0 };
+    [f.outer, f.inner, h.x, h.y, h.z, f.rounding, is_box, 1.0]
+}
+
+/// The bounding verdicts of eight pairs of mixed kinds (`rows_a`, `rows_b` from
+/// [`bounds_row`], poses by input index `idx`): a box against the other
+/// shape's balls when one side is a box ([`box_ball_tests_x8`], much tighter than
+/// the box's own ball; both ways round for two boxes, the inside point from the
+/// one that certified), the two balls otherwise ([`ball_tests_x8`]). Lanes whose
+/// test does not pay, and lanes past `idx.len()`, are left undecided.
+#[inline(always)]
+fn bounding_tests_x8(
+    rows_a: &[[f32; 8]; 8],
+    rows_b: &[[f32; 8]; 8],
+    poses_a: &[Pose],
+    poses_b: &[Pose],
+    idx: &[u32; 8],
+) -> BoundsVerdictX8 {
+    let transpose = |rows: &[[f32; 8]; 8]| f32x8::transpose(rows.map(f32x8::new));
+    let [outer_a, inner_a, hxa, hya, hza, round_a, box_a, real] = transpose(rows_a);
+    let [outer_b, inner_b, hxb, hyb, hzb, round_b, box_b, _] = transpose(rows_b);
+    let (pose_a, pose_b) = (pose_x8_full(poses_a, idx), pose_x8_full(poses_b, idx));
+    let (ta, tb) = (pose_a.translation, pose_b.translation);
+    let real = real.gt(f32x8::ZERO);
+    let (is_a, is_b) = (box_a.gt(f32x8::ZERO), box_b.gt(f32x8::ZERO));
+    let balls = ball_tests_x8(ta, tb, outer_a + outer_b, inner_a, inner_b);
+    let mut v = balls;
+    // A uniform branch: batches without boxes (most buckets) skip the rotations.
+    if (is_a | is_b).any() {
+        let he_a = Vec3x8::new(hxa, hya, hza);
+        let he_b = Vec3x8::new(hxb, hyb, hzb);
+        let by_a = box_ball_tests_x8(
+            he_a,
+            round_a,
+            &pose_a.rotation_matrix(),
+            ta,
+            tb,
+            outer_b,
+            inner_b,
+        );
+        let by_b = box_ball_tests_x8(
+            he_b,
+            round_b,
+            &pose_b.rotation_matrix(),
+            tb,
+            ta,
+            outer_a,
+            inner_a,
+        );
+        let boxed = is_a | is_b;
+        v.apart = boxed.select((is_a & by_a.apart) | (is_b & by_b.apart), balls.apart);
+        v.overlapping = boxed.select(
+            (is_a & by_a.overlapping) | (is_b & by_b.overlapping),
+            balls.overlapping,
+        );
+        v.inside =
+            (is_a & by_a.overlapping).select(by_a.inside, is_b.select(by_b.inside, balls.inside));
+    }
+    v.apart &= real;
+    v.overlapping &= real;
+    v
+}
+
+/// Whether the bounding-ball test pays for a kind pair in the boolean query: it
+/// costs about 40 instructions a pair, and saves the kernel for the pairs it
+/// decides, but the batches left hold the harder pairs and run longer. Measured
+/// with callgrind on the standard pairs (instructions per pair without / with the
+/// test): ball-ball 215 / 122, hull-hull 1,611 / 861, cuboid-hull 1,076 / 774,
+/// cylinder 579 / 443, rounded 922 / 601, mixed 815 / 598; but capsule-capsule
+/// 320 / 353 and cone-cone 578 / 621, whose inner balls (the capsule's radius, the
+/// cone's distance to its side) are small beside their outer balls. Box pairs take
+/// the separating-axis test instead, which decides all the balls would and more.
+#[inline(always)]
+fn boolean_ball_test_pays(kind_a: usize, kind_b: usize) -> bool {
     let thin = |k: usize| k == CAPSULE || k == CONE;
     let both_thin = thin(kind_a) && thin(kind_b);
     let both_boxes = kind_a == CUBOID && kind_b == CUBOID;
@@ -256,12 +331,20 @@ fn hull_address(shape: &Shape) -> usize {
 /// One query the driver can run: the wide kernel call and the scalar result type.
 trait Query: Sync {
     type Out: Copy + Send + Sync;
-    /// Whether pairs that cheap tests decide (bounding balls, [`ball_tests`]; the
-    /// separating-axis test for boxes) skip the kernel.
-    const EARLY_OUTS: bool;
-    /// The answer of a pair a cheap test decided (`overlap`: which way), for the
-    /// queries that have early outs.
-    fn decided(overlap: bool) -> Option<Self::Out>;
+    /// Whether boxes pairs go through the separating-axis test
+    /// ([`cuboids_sat_x8`]) before GJK.
+    const SAT: bool;
+    /// Whether [`Query::answer`] needs a point inside both shapes.
+    const INSIDE_POINT: bool;
+    /// Whether the bounding tests are worth running on a kind pair.
+    fn ball_test_pays(kind_a: usize, kind_b: usize, options: &BatchOptions) -> bool;
+    /// Which lanes a cheap test's verdicts (`apart`, `overlapping`, one bit a
+    /// lane) decide.
+    fn decides(apart: u8, overlapping: u8) -> u8;
+    /// The answer of a pair a cheap test decided (`overlap`: which way; `inside`:
+    /// a point inside both shapes when they overlap). For an undecided pair, any
+    /// value: the kernel overwrites it.
+    fn answer(overlap: bool, inside: Vec3) -> Self::Out;
     /// The closed-form kernel for point and segment cores, like `run`.
     fn run_segments<A: SegmentCoreX8, B: SegmentCoreX8>(
         a: &A,
@@ -286,15 +369,25 @@ struct IntersectsQuery;
 
 impl Query for IntersectsQuery {
     type Out = Intersection;
-    const EARLY_OUTS: bool = true;
+    const SAT: bool = true;
+    const INSIDE_POINT: bool = false;
+    #[inline(always)]
+    fn ball_test_pays(kind_a: usize, kind_b: usize, _: &BatchOptions) -> bool {
+        boolean_ball_test_pays(kind_a, kind_b)
+    }
+    /// Either verdict decides.
+    #[inline(always)]
+    fn decides(apart: u8, overlapping: u8) -> u8 {
+        apart | overlapping
+    }
     /// Zero support evaluations.
     #[inline(always)]
-    fn decided(overlap: bool) -> Option<Intersection> {
-        Some(Intersection {
+    fn answer(overlap: bool, _: Vec3) -> Intersection {
+        Intersection {
             intersecting: overlap,
             iterations: 0,
             status: Status::Converged,
-        })
+        }
     }
     #[inline(always)]
     fn run<A: SupportMapX8, B: SupportMapX8>(
@@ -330,10 +423,36 @@ struct DistanceQuery;
 
 impl Query for DistanceQuery {
     type Out = Distance;
-    /// Balls bound the distance but do not give it, nor the closest points.
-    const EARLY_OUTS: bool = false;
-    fn decided(_: bool) -> Option<Distance> {
-        None
+    /// The separating axes bound the distance but do not give it, nor a point
+    /// inside two overlapping boxes.
+    const SAT: bool = false;
+    const INSIDE_POINT: bool = true;
+    /// Everywhere but on pairs of spheres and capsules when they take the closed
+    /// forms, which cost about what the test does. The GJK distance kernel costs
+    /// hundreds of instructions a pair and the test about 40 (80 for two boxes,
+    /// tested both ways round); on the standard pairs it certifies 12% (cones) to
+    /// 35% (cuboid-hull) of the pairs.
+    #[inline(always)]
+    fn ball_test_pays(kind_a: usize, kind_b: usize, options: &BatchOptions) -> bool {
+        !(options.closed_forms && segment_core(kind_a) && segment_core(kind_b))
+    }
+    /// Only an overlap decides (distance needs GJK otherwise).
+    #[inline(always)]
+    fn decides(_: u8, overlapping: u8) -> u8 {
+        overlapping
+    }
+    /// Distance 0, the point inside both as both witnesses, a zero normal, zero
+    /// support evaluations, as `gjk-core` reports overlapping shapes.
+    #[inline(always)]
+    fn answer(_: bool, inside: Vec3) -> Distance {
+        Distance {
+            distance: 0.0,
+            point_a: inside,
+            point_b: inside,
+            normal: Vec3::ZERO,
+            iterations: 0,
+            status: Status::Converged,
+        }
     }
     #[inline(always)]
     fn run<A: SupportMapX8, B: SupportMapX8>(
@@ -399,12 +518,21 @@ struct Inputs<'s, S> {
 }
 
 /// Eight poses in SoA form: lane `k` from `poses[idx[k]]`, lanes past `idx.len()`
-/// repeating the first (they are not queried). One 8x8 transpose instead of 56
-/// scalar lane stores.
+/// repeating the first (they are not queried).
 #[inline(always)]
 fn pose_x8(poses: &[Pose], idx: &[u32]) -> PoseX8 {
+    pose_x8_full(
+        poses,
+        &std::array::from_fn(|k| *idx.get(k).unwrap_or(&idx[0])),
+    )
+}
+
+/// [`pose_x8`] on exactly eight indices: one 8x8 transpose instead of 56 scalar
+/// lane stores.
+#[inline(always)]
+fn pose_x8_full(poses: &[Pose], idx: &[u32; 8]) -> PoseX8 {
     let rows: [f32x8; 8] = std::array::from_fn(|k| {
-        let p = &poses[*idx.get(k).unwrap_or(&idx[0]) as usize];
+        let p = &poses[idx[k] as usize];
         let (q, t) = (p.rotation(), p.translation());
         f32x8::new([q.x, q.y, q.z, q.w, t.x, t.y, t.z, 0.0])
     });
@@ -468,16 +596,15 @@ fn sat_prepass<Q: Query, S: Borrow<Shape>>(
     for batch in idx.chunks(8) {
         let (pose_a, pose_b) = pack_batch(inputs, batch, &mut a, &mut b);
         let v = cuboids_sat_x8(&a, &pose_a, &b, &pose_b, Mask8::first(batch.len()));
-        let (apart, overlapping) = (v.apart.bitmask(), v.overlapping.bitmask());
+        let overlapping = v.overlapping.bitmask();
+        let decided = Q::decides(v.apart.bitmask(), overlapping);
         for (k, &i) in batch.iter().enumerate() {
-            let decided = (apart | overlapping) >> k & 1 == 1;
-            if let Some(answer) = Q::decided(overlapping >> k & 1 == 1) {
-                // SAFETY: `i` lies in this task's block (see `run_query`); an
-                // undecided pair's slot is written again by its kernel.
-                unsafe { out.write(i as usize, answer) };
-            }
+            let answer = Q::answer(overlapping >> k & 1 == 1, Vec3::ZERO);
+            // SAFETY: `i` lies in this task's block (see `run_query`); an
+            // undecided pair's slot is written again by its kernel.
+            unsafe { out.write(i as usize, answer) };
             pending[n] = i;
-            n += usize::from(!decided);
+            n += usize::from(decided >> k & 1 == 0);
         }
     }
     pending.truncate(n);
@@ -684,6 +811,81 @@ fn run_query<Q: Query, S: Borrow<Shape> + Sync>(
     Ok(results)
 }
 
+/// Pairs set aside for the wide bounding tests ([`bounding_tests_x8`]), with
+/// their keys and [`bounds_row`]s.
+struct Candidates {
+    idx: Vec<u32>,
+    keys: Vec<u8>,
+    rows_a: Vec<[f32; 8]>,
+    rows_b: Vec<[f32; 8]>,
+}
+
+impl Candidates {
+    fn with_capacity(n: usize) -> Self {
+        Candidates {
+            idx: Vec::with_capacity(n),
+            keys: Vec::with_capacity(n),
+            rows_a: Vec::with_capacity(n.next_multiple_of(8)),
+            rows_b: Vec::with_capacity(n.next_multiple_of(8)),
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, i: u32, key: u8, a: &Facts, b: &Facts) {
+        self.idx.push(i);
+        self.keys.push(key);
+        self.rows_a.push(bounds_row(a));
+        self.rows_b.push(bounds_row(b));
+    }
+
+    /// Runs the wide tests eight candidates at a time, writes the answers of the
+    /// pairs they decide, and appends the others to `pending` and `keys` from
+    /// `n` on; returns the new count. Padding rows are zero, hence undecided.
+    fn decide<Q: Query, S: Borrow<Shape>>(
+        mut self,
+        inputs: &Inputs<'_, S>,
+        out: &OutSlots<Q::Out>,
+        pending: &mut [u32],
+        keys: &mut [u8],
+        mut n: usize,
+    ) -> usize {
+        let len = self.idx.len();
+        self.rows_a.resize(len.next_multiple_of(8), [0.0; 8]);
+        self.rows_b.resize(len.next_multiple_of(8), [0.0; 8]);
+        let rows = self
+            .rows_a
+            .as_chunks::<8>()
+            .0
+            .iter()
+            .zip(self.rows_b.as_chunks::<8>().0);
+        for (c, (rows_a, rows_b)) in rows.enumerate() {
+            let j0 = 8 * c;
+            let lanes = (len - j0).min(8);
+            let idx: [u32; 8] = std::array::from_fn(|k| self.idx[j0 + k.min(lanes - 1)]);
+            let v = bounding_tests_x8(rows_a, rows_b, inputs.poses_a, inputs.poses_b, &idx);
+            let overlapping = v.overlapping.bitmask();
+            let decided = Q::decides(v.apart.bitmask(), overlapping);
+            // Few lanes are decided: answers for those only, one lane at a time.
+            let inside = v.inside.to_array();
+            let mut bits = decided;
+            while bits != 0 {
+                let k = bits.trailing_zeros() as usize;
+                let answer = Q::answer(overlapping >> k & 1 == 1, inside[k]);
+                // SAFETY: the pair lies in this task's block, whose slots no other
+                // task touches (see `run_query`).
+                unsafe { out.write(idx[k] as usize, answer) };
+                bits &= bits - 1;
+            }
+            for (k, &i) in idx[..lanes].iter().enumerate() {
+                pending[n] = i;
+                keys[n] = self.keys[j0 + k];
+                n += usize::from(decided >> k & 1 == 0);
+            }
+        }
+        n
+    }
+}
+
 /// Buckets the pairs `range` by kind pair (and hull pair bin), runs each bucket
 /// and writes the results to their slots.
 fn run_block<Q: Query, S: Borrow<Shape>>(
@@ -694,30 +896,57 @@ fn run_block<Q: Query, S: Borrow<Shape>>(
 ) {
     let (sa, sb) = (inputs.shapes_a, inputs.shapes_b);
     // The pairs that need a kernel, with their kind-pair keys. Pairs the bounding
-    // balls decide (boolean query) get their answer here and stay out of the
-    // batches, instead of idling in a lane beside undecided ones. The append is
-    // branch-free (a decided pair is written and then overwritten by the next):
-    // which pairs are decided is data, and branching on it mispredicts.
-    let mut pending = vec![0u32; range.len()];
-    let mut keys = vec![0u8; range.len()];
+    // tests decide get their answer here and stay out of the batches, instead of
+    // idling in a lane beside undecided ones. The boolean query tests inline and
+    // appends without branches (a decided pair is written and then overwritten by
+    // the next): which pairs are decided is data, and branching on it
+    // mispredicts. The distance query sets its candidates aside for the wide pass.
+    let len = range.len();
+    let mut pending = vec![0u32; len];
+    let mut keys = vec![0u8; len];
+    let mut candidates = Candidates::with_capacity(0);
+    // Whether the bounding tests run on a kind pair, by key.
+    let pays: [bool; KINDS * KINDS] = std::array::from_fn(|key| {
+        options.early_outs && Q::ball_test_pays(key / KINDS, key % KINDS, &options)
+    });
     let mut n = 0;
-    for i in range.clone() {
-        let (fa, fb) = (facts(sa[i].borrow()), facts(sb[i].borrow()));
-        let (kind_a, kind_b) = (fa.kind, fb.kind);
-        let decided = Q::EARLY_OUTS && options.early_outs && ball_test_pays(kind_a, kind_b) && {
+    for i in range {
+        let (a, b) = (sa[i].borrow(), sb[i].borrow());
+        if Q::INSIDE_POINT {
+            // Kinds first: the radii are read only for the candidates.
+            let (kind_a, kind_b) = (kind_index(a), kind_index(b));
+            let key = (kind_a * KINDS + kind_b) as u8;
+            if pays[key as usize] {
+                // Room for the whole block at the first candidate: no regrowth,
+                // and no allocation for blocks without candidates.
+                if candidates.idx.capacity() == 0 {
+                    candidates = Candidates::with_capacity(len);
+                }
+                candidates.push(i as u32, key, &facts(a), &facts(b));
+                continue;
+            }
+            pending[n] = i as u32;
+            keys[n] = key;
+            n += 1;
+            continue;
+        }
+        let (fa, fb) = (facts(a), facts(b));
+        let key = (fa.kind * KINDS + fb.kind) as u8;
+        let decided = pays[key as usize] && {
             let (pose_a, pose_b) = (&inputs.poses_a[i], &inputs.poses_b[i]);
             let (apart, overlap) = bounding_tests(&fa, pose_a, &fb, pose_b);
-            if let Some(answer) = Q::decided(overlap) {
-                // SAFETY: `i` lies in this task's block, whose slots no other
-                // task touches (see `run_query`); an undecided pair's slot is
-                // written again by its kernel.
-                unsafe { out.write(i, answer) };
-            }
-            apart | overlap
+            // SAFETY: `i` lies in this task's block, whose slots no other task
+            // touches (see `run_query`); an undecided pair's slot is written
+            // again by its kernel.
+            unsafe { out.write(i, Q::answer(overlap, Vec3::ZERO)) };
+            Q::decides(u8::from(apart), u8::from(overlap)) != 0
         };
         pending[n] = i as u32;
-        keys[n] = (kind_a * KINDS + kind_b) as u8;
+        keys[n] = key;
         n += usize::from(!decided);
+    }
+    if !candidates.idx.is_empty() {
+        n = candidates.decide::<Q, S>(inputs, out, &mut pending, &mut keys, n);
     }
     pending.truncate(n);
     keys.truncate(n);
@@ -755,7 +984,7 @@ fn run_block<Q: Query, S: Borrow<Shape>>(
             }
             continue;
         }
-        if Q::EARLY_OUTS && options.early_outs && key == CUBOID * KINDS + CUBOID {
+        if Q::SAT && options.early_outs && key == CUBOID * KINDS + CUBOID {
             let pending = sat_prepass::<Q, S>(inputs, idx, out);
             run_bucket::<CuboidX8, CuboidX8, Q, S>(inputs, &pending, out);
             continue;
@@ -806,6 +1035,11 @@ pub fn intersects_batch_with<S: Borrow<Shape> + Sync>(
 /// shapes_b[i] at poses_b[i])`, with the conventions of [`gjk_core::distance`];
 /// results in input order, each bit-identical to what the pair gets alone.
 ///
+/// Pairs whose inner balls prove an overlap ([`crate::bounds_x8`]) skip GJK:
+/// distance 0, a point inside both shapes as both witnesses, a zero normal, 0
+/// iterations (which point inside both is the contract's choice: GJK would give
+/// another). [`distance_batch_with`] turns that off.
+///
 /// Empty input gives empty output; slices of different lengths give
 /// [`BatchError::LengthMismatch`]. A pair whose relative pose overflows f32 (the
 /// validated inputs rule out anything else non-finite) reports
@@ -825,7 +1059,8 @@ pub fn distance_batch<S: Borrow<Shape> + Sync>(
 }
 
 /// [`distance_batch`] with every option: `options.closed_forms = false` runs
-/// sphere and capsule pairs through GJK too.
+/// sphere and capsule pairs through GJK too, `options.early_outs = false` the
+/// pairs the inner balls prove overlapping.
 pub fn distance_batch_with<S: Borrow<Shape> + Sync>(
     shapes_a: &[S],
     poses_a: &[Pose],

@@ -14,10 +14,11 @@
 //! * Kernels: [`intersects_x8`] and [`distance_x8`], generic over the two wide
 //!   shape types (monomorphized per kind pair, no per-lane branching).
 //! * [`sat_x8`]: the separating-axis test for eight box pairs, an early out of the
-//!   boolean query.
+//!   boolean query; [`bounds_x8`]: the bounding-ball verdicts for eight pairs, an
+//!   early out of the distance query (overlapping pairs, with a point inside both).
 //! * Batch driver: [`intersects_batch`] and [`distance_batch`] take any number of
-//!   `gjk_core::Shape` pairs, answer the boolean pairs that bounding balls or
-//!   separating axes decide, bucket the rest by kind pair, run the kernels (on
+//!   `gjk_core::Shape` pairs, answer the pairs that bounding balls (or for box
+//!   pairs separating axes) decide, bucket the rest by kind pair, run the kernels (on
 //!   rayon or sequentially) and return results in input order, each bit-identical
 //!   to what the pair gets alone ([`intersects_batch_with`] sets the options).
 //!
@@ -50,6 +51,7 @@
 #![warn(missing_docs)]
 
 pub mod batch;
+pub mod bounds_x8;
 pub mod gjk_x8;
 pub mod math;
 pub mod sat_x8;
@@ -61,6 +63,7 @@ pub use batch::{
     BatchError, BatchOptions, Parallelism, distance_batch, distance_batch_with, intersects_batch,
     intersects_batch_with,
 };
+pub use bounds_x8::{BoundsVerdictX8, ball_tests_x8, box_ball_tests_x8};
 pub use gjk_x8::{DistanceX8, IntersectionX8, LaneStatus, distance_x8, intersects_x8};
 pub use math::{CmpX8, Mask8, Mat3x8, PoseX8, QuatX8, SelectX8, Vec3x8};
 pub use sat_x8::{SatVerdictX8, cuboids_sat_x8};

@@ -8,7 +8,7 @@
 
 use gjk_core::glam::{EulerRot, Quat, Vec3};
 use gjk_core::{Cuboid, Pose, Rounded, Shape, Sphere, contact, distance, intersection};
-use gjk_simd::{BatchOptions, Parallelism, intersects_batch_with};
+use gjk_simd::{BatchOptions, Parallelism, distance_batch_with, intersects_batch_with};
 
 const BAND: f32 = 1e-4;
 
@@ -117,7 +117,8 @@ fn early_outs_agree_with_gjk_on_hard_configurations() {
         ..BatchOptions::default()
     };
     let fast = intersects_batch_with(&sa, &pa, &sb, &pb, options).unwrap();
-    let (mut decided, mut in_band) = (0, 0);
+    let dist = distance_batch_with(&sa, &pa, &sb, &pb, options).unwrap();
+    let (mut decided, mut in_band, mut dist_decided) = (0, 0, 0);
     for (i, (what, a, posa, b, posb)) in cases.iter().enumerate() {
         let core = intersection(a, posa, b, posb);
         decided += usize::from(fast[i].iterations == 0);
@@ -135,9 +136,31 @@ fn early_outs_agree_with_gjk_on_hard_configurations() {
             );
             in_band += 1;
         }
+        // The distance query takes the overlap verdict only: distance 0 and a
+        // point inside both shapes, where gjk-core finds them overlapping.
+        if dist[i].iterations == 0 {
+            dist_decided += 1;
+            let core = distance(a, posa, b, posb);
+            let p = dist[i].point_a;
+            let tol = 1e-5 * (1.0 + p.abs().max_element());
+            let inside = |s: &Shape, pose: &Pose| {
+                let dot = Sphere::new(f32::MIN_POSITIVE).unwrap();
+                distance(s, pose, &dot, &Pose::from_translation(p).unwrap()).distance
+            };
+            assert!(
+                dist[i].distance == 0.0
+                    && core.distance == 0.0
+                    && dist[i].point_b == p
+                    && inside(a, posa) <= tol
+                    && inside(b, posb) <= tol,
+                "case {i} ({what}): batch {:?}, gjk-core {core:?}",
+                dist[i]
+            );
+        }
     }
     println!(
-        "{} cases, {decided} decided by early outs, {in_band} disagreements within the band",
+        "{} cases, {decided} decided by early outs ({dist_decided} for distance), \
+         {in_band} disagreements within the band",
         cases.len()
     );
     // Most cases sit near touching, where only GJK can tell; the rest must

@@ -9,6 +9,10 @@
 //! pair and 25% to 60% of the others, at the cost of a subtraction, a squared
 //! length and two comparisons.
 //!
+//! When the inner balls certify an overlap they also give a point inside both
+//! shapes ([`ball_overlap_point`], [`box_ball_overlap_point`]): all a distance
+//! query owes an overlapping pair besides its zero distance.
+//!
 //! `gjk-core`'s own queries do not take this shortcut: they are the oracle the
 //! shortcut is tested against. The wide batch driver of `gjk-simd` uses it to
 //! keep decided pairs out of its batches.
@@ -18,6 +22,17 @@ use glam::Vec3;
 use crate::pose::Pose;
 use crate::support::SupportMap;
 use crate::tolerance::TOUCH_TOLERANCE;
+
+/// Rounding slack of [`ball_tests`], in units of `f32::EPSILON` times the
+/// magnitudes involved: the subtraction of the centres and the squared length
+/// (relative to the coordinates) and the radii sums (relative to the radii), with
+/// a factor 4 to spare. Wide twins of these tests use the same figure.
+pub const BALL_SLACK_ULPS: f32 = 4.0;
+
+/// Rounding slack of [`box_ball_tests`]: the rotation into the box's frame adds a
+/// few ulps of the offset to those of the subtraction, so twice
+/// [`BALL_SLACK_ULPS`].
+pub const BOX_BALL_SLACK_ULPS: f32 = 8.0;
 
 /// Whether the bounding balls decide the boolean query of `a` at `pose_a` and `b`
 /// at `pose_b`: `Some(true)` if the shapes certainly overlap, `Some(false)` if
@@ -69,10 +84,9 @@ where
 #[inline(always)]
 pub fn ball_tests(centre_a: Vec3, centre_b: Vec3, outer: f32, inner: f32) -> (bool, bool) {
     let centres_sq = (centre_b - centre_a).length_squared();
-    // Rounding of the subtraction and the length (relative to the coordinates)
-    // and of the radii sums (relative to the radii), with a factor 4 to spare.
-    let slack =
-        4.0 * f32::EPSILON * (centre_a.abs().max_element() + centre_b.abs().max_element() + outer);
+    let slack = BALL_SLACK_ULPS
+        * f32::EPSILON
+        * (centre_a.abs().max_element() + centre_b.abs().max_element() + outer);
     let apart_at = outer + TOUCH_TOLERANCE * outer + slack;
     verdicts(centres_sq, slack, apart_at, inner - slack)
 }
@@ -112,11 +126,46 @@ pub fn box_ball_tests(
     let outside = local - local.clamp(-half_extents, half_extents);
     let gap_sq = outside.length_squared();
     let box_radius = half_extents.length() + margin;
-    // The rotation into the box's frame adds a few ulps of the offset to those of
-    // the subtraction: 8 ulps of the magnitudes, against 4 for two balls.
-    let slack = 8.0
+    let slack = BOX_BALL_SLACK_ULPS
         * f32::EPSILON
         * (t.abs().max_element() + centre.abs().max_element() + box_radius + outer);
     let apart_at = outer + margin + TOUCH_TOLERANCE * (box_radius + outer) + slack;
     verdicts(gap_sq, slack, apart_at, inner + margin - slack)
+}
+
+/// A point inside both shapes when [`ball_tests`] certified their overlap: on the
+/// segment between the centres, splitting it in proportion to the inner radii.
+///
+/// The centres are `d < inner_a + inner_b` apart, so the split point lies within
+/// `d · inner_a / (inner_a + inner_b) < inner_a` of `centre_a` and within `inner_b`
+/// of `centre_b`: inside both inner balls, hence inside both shapes. A negative
+/// inner radius (a hull whose origin lies within rounding of its boundary) counts
+/// as zero: the other ball then holds the first centre, which its shape holds.
+/// Meaningless (possibly NaN) when the test did not certify the overlap; it is
+/// computed without branches so that callers can evaluate it for every pair.
+#[inline(always)]
+pub fn ball_overlap_point(centre_a: Vec3, centre_b: Vec3, inner_a: f32, inner_b: f32) -> Vec3 {
+    let (ra, rb) = (inner_a.max(0.0), inner_b.max(0.0));
+    (centre_b - centre_a).mul_add(Vec3::splat(ra / (ra + rb)), centre_a)
+}
+
+/// A point inside both shapes when [`box_ball_tests`] certified their overlap
+/// (same arguments, `inner` the other shape's inner radius): between the box's
+/// point nearest `centre` and `centre`, split in proportion to the box's rounding
+/// and the inner radius, so that it lies within `margin` of the box and within
+/// `inner` of `centre`. When the box holds `centre`, that is `centre` itself.
+/// Meaningless (possibly NaN) when the test did not certify the overlap.
+#[inline(always)]
+pub fn box_ball_overlap_point(
+    half_extents: Vec3,
+    margin: f32,
+    box_pose: &Pose,
+    centre: Vec3,
+    inner: f32,
+) -> Vec3 {
+    let local = box_pose.inverse_transform_point(centre);
+    let nearest = local.clamp(-half_extents, half_extents);
+    let inner = inner.max(0.0);
+    let split = (local - nearest).mul_add(Vec3::splat(margin / (margin + inner)), nearest);
+    box_pose.transform_point(split)
 }

@@ -110,6 +110,28 @@ impl Vec3x8 {
         )
     }
 
+    /// Component-wise absolute value, as glam's `Vec3::abs`.
+    #[inline(always)]
+    pub fn abs(self) -> Vec3x8 {
+        Vec3x8::new(self.x.abs(), self.y.abs(), self.z.abs())
+    }
+
+    /// The largest component, as glam's `Vec3::max_element`.
+    #[inline(always)]
+    pub fn max_element(self) -> f32x8 {
+        self.x.max(self.y).max(self.z)
+    }
+
+    /// Each component clamped to `[lo, hi]`, as glam's `Vec3::clamp` (`lo <= hi`).
+    #[inline(always)]
+    pub fn clamp(self, lo: Vec3x8, hi: Vec3x8) -> Vec3x8 {
+        Vec3x8::new(
+            self.x.max(lo.x).min(hi.x),
+            self.y.max(lo.y).min(hi.y),
+            self.z.max(lo.z).min(hi.z),
+        )
+    }
+
     /// Lanes whose three components are all finite.
     #[inline(always)]
     pub fn finite(self) -> Mask8 {
@@ -222,5 +244,12 @@ mod tests {
             assert_eq!(wa.lane(i), a[i]);
         }
         assert_eq!((wa - wb + wb).to_array(), a);
+        let (lo, hi) = (Vec3::new(-1.0, 0.0, 2.5), Vec3::new(1.0, 0.5, 3.0));
+        let clamped = wb.clamp(Vec3x8::splat(lo), Vec3x8::splat(hi)).to_array();
+        for i in 0..8 {
+            assert_eq!(wb.abs().lane(i), b[i].abs());
+            assert_eq!(wb.max_element().to_array()[i], b[i].max_element());
+            assert_eq!(clamped[i], b[i].clamp(lo, hi));
+        }
     }
 }
