@@ -406,13 +406,16 @@ impl WideSnapshot {
     /// All overlapping payload pairs `(p, q)`, `p < q`, on the current rayon pool; the
     /// output (order included) does not depend on the number of threads.
     pub(crate) fn pairs(&self) -> Vec<(u32, u32)> {
-        // About one overlap per leaf in the standard scenes (the payload array holds
-        // about 1.4 slots per leaf): the buffer is zeroed up front, so a much larger
-        // reserve costs a memset, a smaller one a copy when it doubles.
-        let mut out = Out::with_capacity(self.payload.len());
         if self.payload.is_empty() {
             return Vec::new();
         }
+        let parallel = rayon::current_num_threads() > 1;
+        // About one overlap per leaf in the standard scenes (the payload array holds
+        // about 1.4 slots per leaf): the buffer is zeroed up front, so a much larger
+        // reserve costs a memset, a smaller one a copy when it doubles. In parallel,
+        // the work items fill their own buffers and this one only takes the few pairs
+        // met while splitting.
+        let mut out = Out::with_capacity(if parallel { 0 } else { self.payload.len() });
         let top = (self.levels.len() - 1) as u32;
         let mut items = std::collections::VecDeque::from([(top, 0, 0)]);
         let mut pushed = Vec::new();
@@ -432,7 +435,7 @@ impl WideSnapshot {
             items.extend(pushed.drain(..).rev());
         }
         let items: Vec<Work> = items.into_iter().collect();
-        if rayon::current_num_threads() == 1 {
+        if !parallel {
             // Same items in the same order, without task overhead: identical output.
             let mut stack = Vec::with_capacity(256);
             for &item in &items {
@@ -441,21 +444,23 @@ impl WideSnapshot {
             }
             return out.into_vec();
         }
+        // Each item's share of the usual output, so that few buffers grow.
+        let share = self.payload.len() / items.len().max(1);
         let parts: Vec<Out> = items
             .par_iter()
             .with_max_len(1)
             .map(|&item| {
-                let mut part = Out::with_capacity(0);
+                let mut part = Out::with_capacity(share);
                 self.drain(&mut vec![item], &mut part);
                 part
             })
             .collect();
-        let mut out = out.into_vec();
-        out.reserve(parts.iter().map(|p| p.len).sum());
+        let mut all = Vec::with_capacity(out.len + parts.iter().map(|p| p.len).sum::<usize>());
+        all.extend_from_slice(out.pairs());
         for part in &parts {
-            out.extend_from_slice(part.pairs());
+            all.extend_from_slice(part.pairs());
         }
-        out
+        all
     }
 
     /// Runs work items until the stack is empty.
@@ -631,27 +636,6 @@ fn subtree_buckets(
         // `enlarge` grew it), which is all the culling above needs.
         bucket.bounds = box6(&tree.nodes[n].aabb);
     };
-    // The bucket roots in tree order come from a walk over the internal nodes above
-    // them only (a few percent of the arena, read in order).
-    let mut stack = vec![(0usize, tree.len())];
-    // Each item is a distinct node.
-    let mut budget = tree.nodes.len() + 1;
-    let mut next_root = || {
-        while let Some((n, l)) = stack.pop() {
-            if budget == 0 || l == 0 || n + 2 * l - 1 > tree.nodes.len() {
-                return None;
-            }
-            budget -= 1;
-            if l <= W {
-                return Some((n, l));
-            }
-            let c2 = tree.nodes[n].child2 as usize;
-            let l1 = (c2.saturating_sub(n) / 2).min(l);
-            stack.push((c2, l - l1));
-            stack.push((n + 1, l1));
-        }
-        None
-    };
     if rayon::current_num_threads() == 1 || tree.len() < SPLIT_MIN_BUCKETS * W {
         // One pass: each bucket is filled as soon as its root is found, while the
         // walk's reads of the nodes above it are still in cache, and goes straight
@@ -660,7 +644,7 @@ fn subtree_buckets(
         buckets.clear();
         payload.clear();
         let mut level1 = Vec::with_capacity(tree.len().div_ceil(4 * W));
-        while let Some(root) = next_root() {
+        for root in RootWalk::new(tree, (0, tree.len())) {
             let k = buckets.len();
             buckets.push(WideNode::EMPTY);
             payload.extend_from_slice(&[0; W]);
@@ -672,24 +656,117 @@ fn subtree_buckets(
         }
         return Some(level1);
     }
-    let roots: Vec<(usize, usize)> = std::iter::from_fn(next_root).collect();
+    // In parallel: the subtrees of the top levels (in tree order) are walked for
+    // their bucket roots, then chunks of whole level-1 nodes are filled, each bucket
+    // going into its level-1 node as above. Same buckets and nodes as one pass.
+    let mut tops = vec![(0usize, tree.len())];
+    // Each round splits every subtree of more than W leaves in two (in order).
+    for _ in 0..8 {
+        if tops.len() >= PARALLEL_ITEMS / 4 || tops.iter().all(|&(_, l)| l <= W) {
+            break;
+        }
+        tops = tops
+            .iter()
+            .flat_map(
+                |&(n, l)| match split_subtree(tree, n, l).filter(|_| l > W) {
+                    Some((a, b)) => [Some(a), Some(b)],
+                    None => [Some((n, l)), None],
+                },
+            )
+            .flatten()
+            .collect();
+    }
+    let parts: Vec<Vec<(usize, usize)>> = tops
+        .par_iter()
+        .with_max_len(1)
+        .map(|&top| RootWalk::new(tree, top).collect())
+        .collect();
+    let roots: Vec<(usize, usize)> = parts.concat();
     buckets.truncate(roots.len());
     buckets.resize(roots.len(), WideNode::EMPTY);
     payload.truncate(roots.len() * W);
     payload.resize(roots.len() * W, 0);
+    let mut level1 = vec![WideNode::EMPTY; roots.len().div_ceil(W)];
     // Filling is most of a snapshot's cost (it reads the whole arena); the buckets are
     // disjoint, so chunks of them fill in parallel with the same result.
-    let chunk = roots.len().div_ceil(PARALLEL_ITEMS).max(64);
+    let chunk = roots
+        .len()
+        .div_ceil(PARALLEL_ITEMS)
+        .max(64)
+        .next_multiple_of(W);
     buckets
         .par_chunks_mut(chunk)
         .zip(payload.par_chunks_mut(chunk * W))
         .zip(roots.par_chunks(chunk))
-        .for_each(|((bs, ps), rs)| {
-            for ((b, p), &r) in bs.iter_mut().zip(ps.chunks_exact_mut(W)).zip(rs) {
+        .zip(level1.par_chunks_mut(chunk / W))
+        .for_each(|(((bs, ps), rs), up)| {
+            for (k, ((b, p), &r)) in bs
+                .iter_mut()
+                .zip(ps.chunks_exact_mut(W))
+                .zip(rs)
+                .enumerate()
+            {
                 fill((b, p), r);
+                up[k / W].set_child(k % W, &b.bounds);
             }
         });
-    None
+    Some(level1)
+}
+
+/// The two children `(node, leaves)` of subtree `(n, l)` of a preorder arena, if it is
+/// an internal node (see [`subtree_buckets`]).
+#[inline]
+fn split_subtree(
+    tree: &DynamicTree,
+    n: usize,
+    l: usize,
+) -> Option<((usize, usize), (usize, usize))> {
+    if l <= 1 || n >= tree.nodes.len() {
+        return None;
+    }
+    let c2 = tree.nodes[n].child2 as usize;
+    let l1 = (c2.saturating_sub(n) / 2).min(l);
+    Some(((n + 1, l1), (c2, l - l1)))
+}
+
+/// The bucket roots (maximal subtrees of at most W leaves) of a subtree of a preorder
+/// arena, in tree order, by a walk over the internal nodes above them only (a few
+/// percent of the arena, read in order).
+struct RootWalk<'a> {
+    tree: &'a DynamicTree,
+    stack: Vec<(usize, usize)>,
+    /// Each item is a distinct node.
+    budget: usize,
+}
+
+impl<'a> RootWalk<'a> {
+    fn new(tree: &'a DynamicTree, top: (usize, usize)) -> Self {
+        Self {
+            tree,
+            stack: vec![top],
+            budget: tree.nodes.len() + 1,
+        }
+    }
+}
+
+impl Iterator for RootWalk<'_> {
+    type Item = (usize, usize);
+
+    fn next(&mut self) -> Option<(usize, usize)> {
+        while let Some((n, l)) = self.stack.pop() {
+            if self.budget == 0 || l == 0 || n + 2 * l - 1 > self.tree.nodes.len() {
+                return None;
+            }
+            self.budget -= 1;
+            if l <= W {
+                return Some((n, l));
+            }
+            let (a, b) = split_subtree(self.tree, n, l)?;
+            self.stack.push(b);
+            self.stack.push(a);
+        }
+        None
+    }
 }
 
 /// Buckets of eight consecutive leaves in tree order, by an explicit-stack walk (trees
