@@ -1,9 +1,13 @@
-//! Times single operations on the standard-boxes workload by *on-CPU* time (read
-//! from `/proc/thread-self/schedstat`), which stays meaningful when other processes
-//! share the machine, unlike wall-clock time. For profiling with `perf record`.
+//! Times single operations on the standard-boxes workload by wall time and by *on-CPU*
+//! time (read from `/proc/thread-self/schedstat`). The on-CPU figure is only as fine as
+//! the kernel's accounting updates (often a scheduler tick, 4 ms), so for operations of
+//! a few milliseconds compare the wall times, best of many. For profiling with
+//! `perf record`.
 //!
 //! `cargo run --release -p broadphase --example profile_ops -- build|insert_many|pairs|pairs_install|pairs_binary|parry_build|parry_pairs [N]
-//! [reps] [threads]` or `... frame [N] [frames] [margin_fraction] [threads]`
+//! [reps] [threads]`, `... frame [N] [frames] [margin_fraction] [threads]`, or
+//! `... join [N] [reps] [threads]` (the cost of an empty fork-join on a pool, right
+//! after another one and after 300 us idle: what each parallel section of a frame pays).
 use broadphase::{Aabb, DynamicTree};
 use glam::Vec3;
 use rand::{Rng, SeedableRng};
@@ -40,6 +44,33 @@ fn main() {
             .build()
             .unwrap();
         pool.install(|| frame(&boxes, reps, frac, &mut rng));
+        return;
+    }
+    if what == "join" {
+        // The cost of one empty fork-join on a pool (thread wake-up included), as paid by
+        // each parallel section of a frame.
+        let threads: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(2);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        for gap_us in [0u64, 300] {
+            let mut all = Vec::new();
+            for _ in 0..reps {
+                std::thread::sleep(std::time::Duration::from_micros(gap_us));
+                let t = Instant::now();
+                pool.install(|| {
+                    rayon::join(|| std::hint::black_box(1), || std::hint::black_box(2))
+                });
+                all.push(t.elapsed().as_secs_f64() * 1e6);
+            }
+            all.sort_by(f64::total_cmp);
+            println!(
+                "join threads {threads}, idle {gap_us} us before: median {:.1} us, min {:.1} us",
+                all[all.len() / 2],
+                all[0]
+            );
+        }
         return;
     }
     let (tree, _) = DynamicTree::from_aabbs(&boxes);
