@@ -185,36 +185,27 @@ mod tests {
                         "seed {seed:#x} case {case} lane {k}: {what} (h {h}, margin {m}, pose {p:?}, centre {c}, outer {o}, inner {i})"
                     )
                 };
-                let (apart, over) = box_ball_tests(h, m, &p, c, o, i);
-                assert_eq!(
-                    (boxed.apart.lane(k), boxed.overlapping.lane(k)),
-                    (apart, over),
-                    "{}",
-                    fail("box-ball verdict")
-                );
-                if over {
-                    let scalar = box_ball_overlap_point(h, m, &p, c, i);
+                // One lane of a wide verdict against the scalar one and its point.
+                let compare = |wide: &BoundsVerdictX8,
+                               (apart, over): (bool, bool),
+                               point: Vec3,
+                               what: &str| {
+                    let lanes = (wide.apart.lane(k), wide.overlapping.lane(k));
+                    assert_eq!(lanes, (apart, over), "{}", fail(what));
+                    let off = (wide.inside.lane(k) - point).length();
                     assert!(
-                        (boxed.inside.lane(k) - scalar).length() <= 1e-5 * (1.0 + scalar.length()),
+                        !over || off <= 1e-5 * (1.0 + point.length()),
                         "{}",
-                        fail("box-ball point")
+                        fail(what)
                     );
-                }
-                let (apart, over) = ball_tests(p.translation(), c, o + o, i + i);
-                assert_eq!(
-                    (balls.apart.lane(k), balls.overlapping.lane(k)),
-                    (apart, over),
-                    "{}",
-                    fail("ball verdict")
-                );
-                if over {
-                    let scalar = ball_overlap_point(p.translation(), c, i, i);
-                    assert!(
-                        (balls.inside.lane(k) - scalar).length() <= 1e-5 * (1.0 + scalar.length()),
-                        "{}",
-                        fail("ball point")
-                    );
-                }
+                    (apart, over)
+                };
+                let boxed_scalar = box_ball_tests(h, m, &p, c, o, i);
+                let box_point = box_ball_overlap_point(h, m, &p, c, i);
+                compare(&boxed, boxed_scalar, box_point, "box-ball");
+                let ball_point = ball_overlap_point(p.translation(), c, i, i);
+                let ball_scalar = ball_tests(p.translation(), c, o + o, i + i);
+                let (apart, over) = compare(&balls, ball_scalar, ball_point, "balls");
                 decided[0] += usize::from(apart);
                 decided[1] += usize::from(over);
             }
