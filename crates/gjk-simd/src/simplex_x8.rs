@@ -277,10 +277,14 @@ impl SimplexX8 {
             full & not_flat & tet[0].gt(zero) & tet[1].gt(zero) & tet[2].gt(zero) & tet_w.gt(zero);
         best.v = enclosed.select(Vec3x8::ZERO, best.v);
         best.vv = enclosed.select(zero, best.vv);
+        // The four weights come from four separate divisions; dividing by their
+        // sum makes the witnesses convex combinations again (each inside its
+        // core), which rounding alone does not.
+        let norm = f32x8::ONE / (tet[0] + tet[1] + tet[2] + tet_w);
         for (k, t) in tet.iter().enumerate() {
-            best.weights[k] = enclosed.select(*t, best.weights[k]);
+            best.weights[k] = enclosed.select(*t * norm, best.weights[k]);
         }
-        best.weight_w = enclosed.select(tet_w, best.weight_w);
+        best.weight_w = enclosed.select(tet_w * norm, best.weight_w);
         best.enclosed = enclosed;
         best
     }
