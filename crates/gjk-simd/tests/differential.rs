@@ -199,6 +199,14 @@ fn check(p: &Pairs, label: &str, seed: u64, curved: bool, options: BatchOptions)
                 fail("overlapping result's point is not inside both shapes");
             }
         }
+        // The oracle owes the same.
+        if cd.distance == 0.0 {
+            let inside_tol = ABS + REL * cd.point_a.abs().max_element();
+            let outside = point_distance(a, pa, cd.point_a).max(point_distance(b, pb, cd.point_a));
+            if outside > inside_tol {
+                fail("gjk-core's overlapping point is not inside both shapes");
+            }
+        }
         // Closest points are compared for separated pairs only: for overlapping
         // shapes `point_a == point_b` is just some point inside both.
         if diff <= tol && (points_agree || (sd.distance == 0.0 && cd.distance == 0.0)) {
