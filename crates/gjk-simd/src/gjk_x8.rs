@@ -128,10 +128,10 @@ struct MinkowskiX8<'s, A, B> {
 }
 
 impl<A: SupportMapX8, B: SupportMapX8> MinkowskiX8<'_, A, B> {
-    /// The support point of the difference along `dir`, with the core points of A
-    /// and B (A's frame) that produced it.
+    /// The support point `w = a - b` of the difference along `dir`, with the core
+    /// point `a` of A (A's frame) that produced it (B's is `a - w`).
     #[inline(always)]
-    fn support(&self, dir: Vec3x8, active: Mask8) -> (Vec3x8, Vec3x8, Vec3x8) {
+    fn support(&self, dir: Vec3x8, active: Mask8) -> (Vec3x8, Vec3x8) {
         let a = if A::POINT_CORE {
             Vec3x8::ZERO
         } else {
@@ -146,7 +146,7 @@ impl<A: SupportMapX8, B: SupportMapX8> MinkowskiX8<'_, A, B> {
                 .support_core(self.b_to_a.transpose_mul_vec3(-dir), active);
             self.b_to_a.mul_vec3(b_local) + self.offset
         };
-        (a - b, a, b)
+        (a - b, a)
     }
 }
 
@@ -198,8 +198,8 @@ where
     // Start from the support along the line between the centres, as gjk-core does.
     let has_offset = m.offset.length_squared().gt(zero);
     let first_dir = has_offset.select(m.offset, Vec3x8::splat(Vec3::X));
-    let (w0, a0, b0) = m.support(first_dir, valid);
-    let mut simplex = SimplexX8::single(w0, a0, b0);
+    let (w0, a0) = m.support(first_dir, valid);
+    let mut simplex = SimplexX8::single(w0, a0);
     let mut enclosing = (Vec3x8::ZERO, Vec3x8::ZERO, zero);
     let mut v = w0;
     let mut max_w_sq = w0.length_squared();
@@ -247,7 +247,7 @@ where
             break;
         }
 
-        let (w, a, b) = m.support(-v, active);
+        let (w, a) = m.support(-v, active);
         iterations = active.select(iterations + f32x8::ONE, iterations);
         let vw = v.dot(w);
         if BOOLEAN {
@@ -286,7 +286,7 @@ where
             }
             enclosing = (
                 enclosed.select(a, enclosing.0),
-                enclosed.select(b, enclosing.1),
+                enclosed.select(a - w, enclosing.1),
                 enclosed.select(solved.weight_w, enclosing.2),
             );
         }
@@ -300,7 +300,7 @@ where
         }
         active = active.and_not(stalled);
 
-        simplex.update::<WITNESS>(active, keep, weighted.as_ref(), w, a, b);
+        simplex.update::<WITNESS>(active, keep, weighted.as_ref(), w, a);
         v = active.select(solved_v, v);
         // Lanes that left `active` during this trip are now finished.
         terminated |= !active;

@@ -83,9 +83,9 @@ pub(crate) struct SimplexX8 {
     /// Vertices of the Minkowski difference of the cores, `a - b`.
     pub w: [Vec3x8; 3],
     /// The core points of A that produced them (A's frame); distance queries only.
+    /// B's are `a - w`: one array less to carry and select every trip (B's
+    /// witness picks up the rounding of one subtraction, an ulp of `|w|`).
     pub a: [Vec3x8; 3],
-    /// The core points of B that produced them (A's frame); distance queries only.
-    pub b: [Vec3x8; 3],
     /// Which slots hold a vertex, per lane.
     pub exists: [Mask8; 3],
     /// Barycentric weights of the current closest point (0 for empty slots).
@@ -133,11 +133,10 @@ impl Solved {
 impl SimplexX8 {
     /// The one-vertex simplex `{w}` in slot 0 in every lane.
     #[inline(always)]
-    pub fn single(w: Vec3x8, a: Vec3x8, b: Vec3x8) -> Self {
+    pub fn single(w: Vec3x8, a: Vec3x8) -> Self {
         SimplexX8 {
             w: [w; 3],
             a: [a; 3],
-            b: [b; 3],
             exists: [Mask8::ALL, Mask8::NONE, Mask8::NONE],
             weights: [f32x8::ONE, f32x8::ZERO, f32x8::ZERO],
         }
@@ -384,7 +383,6 @@ impl SimplexX8 {
         solved: Option<&Solved>,
         w: Vec3x8,
         a: Vec3x8,
-        b: Vec3x8,
     ) {
         let into = [!keep[0], keep[0] & !keep[1], keep[0] & keep[1] & !keep[2]];
         for k in 0..3 {
@@ -392,7 +390,6 @@ impl SimplexX8 {
             self.w[k] = put.select(w, self.w[k]);
             if WITNESS {
                 self.a[k] = put.select(a, self.a[k]);
-                self.b[k] = put.select(b, self.b[k]);
             }
             if let Some(solved) = solved {
                 let weight = into[k].select(solved.weight_w, solved.weights[k]);
@@ -402,7 +399,8 @@ impl SimplexX8 {
         }
     }
 
-    /// The witness points `Σ λ_i a_i` and `Σ λ_i b_i` of the current weights.
+    /// The witness points `Σ λ_i a_i` and `Σ λ_i b_i` (`b_i = a_i - w_i`) of the
+    /// current weights.
     #[inline(always)]
     pub fn witnesses(&self) -> (Vec3x8, Vec3x8) {
         let mut pa = Vec3x8::ZERO;
@@ -412,7 +410,7 @@ impl SimplexX8 {
             // select them away rather than multiply by zero.
             let l = self.exists[k].select(self.weights[k], f32x8::ZERO);
             let a = self.exists[k].select(self.a[k], Vec3x8::ZERO);
-            let b = self.exists[k].select(self.b[k], Vec3x8::ZERO);
+            let b = self.exists[k].select(self.a[k] - self.w[k], Vec3x8::ZERO);
             pa = a.mul_add(l, pa);
             pb = b.mul_add(l, pb);
         }
@@ -428,7 +426,7 @@ mod tests {
 
     fn simplex(points: &[Vec3]) -> SimplexX8 {
         let p0 = Vec3x8::splat(points[0]);
-        let mut s = SimplexX8::single(p0, p0, Vec3x8::ZERO);
+        let mut s = SimplexX8::single(p0, p0);
         for (k, p) in points.iter().enumerate().skip(1) {
             s.w[k] = Vec3x8::splat(*p);
             s.a[k] = s.w[k];
