@@ -801,8 +801,9 @@ fn run_query<Q: Query, S: Borrow<Shape> + Sync>(
     match parallelism {
         Parallelism::Sequential => (0..n).step_by(block).for_each(run),
         Parallelism::Rayon { .. } => {
-            let blocks: Vec<usize> = (0..n).step_by(block).collect();
-            blocks.into_par_iter().for_each(run);
+            (0..n.div_ceil(block))
+                .into_par_iter()
+                .for_each(|b| run(b * block));
         }
     }
     // SAFETY: the blocks cover 0..n exactly once, and `run_block` writes every index
