@@ -16,12 +16,14 @@
 //! The self traversal has two kinds of work items, always on two nodes of one level:
 //! - `Inner(a)`: all pairs below node `a`: its children against each other (upper
 //!   triangle of an 8x8 mask test), then each child's own `Inner`.
-//! - `Cross(a, b)`: all pairs between two disjoint nodes whose boxes overlap. Each side
-//!   is first culled against the other node's bounds (two vector tests); only the
-//!   surviving children of `a` are tested against the surviving children of `b`.
+//! - `Cross(a, b)`: all pairs between two disjoint nodes whose boxes overlap. At levels
+//!   0 to 2 every child of `a` is tested against every child of `b` (one 64-bit mask
+//!   from eight fixed vector tests, no data-dependent loop); above, each side is first
+//!   culled against the other node's bounds (two vector tests) and only the surviving
+//!   children are tested.
 //!
-//! At level 0 the children are leaves and pairs are emitted directly, so an overlapping
-//! bucket pair costs a few vector tests.
+//! At level 0 the children are leaves and pairs are emitted directly; levels 1 and 2
+//! settle their children's items in place instead of pushing them as work items.
 
 use rayon::prelude::*;
 use wide::f32x8;
