@@ -21,7 +21,8 @@
 //!   `optimize_incremental`, `traverse_bvtt_single_tree::<true>` collecting the pairs of
 //!   changed leaves (no pair-set bookkeeping, which favours parry). bvh-arena: remove +
 //!   insert per moved box, then all pairs again (it has no update).
-//! - `threads`: widephase's frame and all-pairs on rayon pools of 1 and 2 threads, and
+//! - `threads`: widephase's frame and all-pairs on rayon pools of 1 and 2 threads (all
+//!   pairs also called from a thread of the pool, `_on_pool`), and
 //!   the frame's broadphase part alone (`move_update`: `move_proxies` + `update`, the
 //!   caller's batch of new boxes made in the untimed setup).
 //!
@@ -365,6 +366,12 @@ fn bench_size(c: &mut Criterion, n: usize, with_arena: bool, with_parry: bool) {
         });
         g.bench_function(format!("all_pairs_{name}_thread"), |b| {
             b.iter(|| p.install(|| tree.overlapping_pairs()))
+        });
+        // The same calls from a thread of the pool (`install` once around the
+        // timing loop), as from an engine step that already runs on the pool: no
+        // hand-off per call, the workers stay awake between calls.
+        g.bench_function(format!("all_pairs_{name}_thread_on_pool"), |b| {
+            p.install(|| b.iter(|| tree.overlapping_pairs()))
         });
         // The broadphase's own part of the frame (`move_proxies` + `update`), with the
         // caller's batch of new boxes (serial, the same for any thread count) made in
