@@ -17,13 +17,15 @@
 //! - `Inner(a)`: all pairs below node `a`: its children against each other (upper
 //!   triangle of an 8x8 mask test), then each child's own `Inner`.
 //! - `Cross(a, b)`: all pairs between two disjoint nodes whose boxes overlap. At levels
-//!   0 to 2 every child of `a` is tested against every child of `b` (one 64-bit mask
-//!   from eight fixed vector tests, no data-dependent loop); above, each side is first
-//!   culled against the other node's bounds (two vector tests) and only the surviving
-//!   children are tested.
+//!   0 to 3 every child of `a` is tested against every child of `b` (one 64-bit mask
+//!   from eight fixed vector tests, no data-dependent loop); above (and at level 3
+//!   while the parallel split is made), each side is first culled against the other
+//!   node's bounds (two vector tests) and only the surviving children are tested.
 //!
-//! At level 0 the children are leaves and pairs are emitted directly; levels 1 and 2
-//! settle their children's items in place instead of pushing them as work items.
+//! At level 0 the children are leaves and pairs are emitted directly; levels 1 to 3
+//! settle their children's items in place instead of pushing them as work items
+//! (level 3 only once the items are split off for the threads, so that the split
+//! still finds enough items).
 
 use rayon::prelude::*;
 use wide::f32x8;
@@ -432,7 +434,8 @@ impl WideSnapshot {
         while items.len() < PARALLEL_ITEMS && budget > 0 {
             budget -= 1;
             let Some(item) = items.pop_front() else { break };
-            self.step(item, &mut pushed, &mut out);
+            // Level 3 pushes its items here, so that the split reaches enough items.
+            self.step(item, &mut pushed, &mut out, 2);
             // `step` pushes in stack order; reverse to keep depth-first order.
             items.extend(pushed.drain(..).rev());
         }
@@ -475,7 +478,7 @@ impl WideSnapshot {
                 break;
             }
             budget -= 1;
-            self.step(w, stack, out);
+            self.step(w, stack, out, 3);
         }
     }
 
@@ -546,7 +549,31 @@ impl WideSnapshot {
         }
     }
 
-    fn step(&self, (level, a, b): Work, stack: &mut Vec<Work>, out: &mut Out) {
+    /// All pairs below level-2 node `a`.
+    #[inline(always)]
+    fn inner_l2(&self, a: usize, out: &mut Out) {
+        let na = &self.levels[2][a];
+        let base = a * W;
+        for i in na.live_children() {
+            self.inner_l1(base + i, out);
+        }
+        for (i, j) in Bits64(na.pair_mask(na) & STRICT_UPPER) {
+            self.cross_l1(base + i, base + j, out);
+        }
+    }
+
+    /// All pairs between level-2 nodes `a` and `b`, whose boxes overlap.
+    #[inline(always)]
+    fn cross_l2(&self, a: usize, b: usize, out: &mut Out) {
+        let l2 = &self.levels[2];
+        for (i, j) in Bits64(l2[a].pair_mask(&l2[b])) {
+            self.cross_l1(a * W + i, b * W + j, out);
+        }
+    }
+
+    /// Runs work item `(level, a, b)`: items of levels up to `settle` handle their
+    /// children's items in place; above, the children's items are pushed on `stack`.
+    fn step(&self, (level, a, b): Work, stack: &mut Vec<Work>, out: &mut Out, settle: u32) {
         if level == 0 {
             // Only a one-bucket tree starts here; otherwise level 1 settles buckets.
             if a == b {
@@ -559,24 +586,20 @@ impl WideSnapshot {
         let nodes = &self.levels[level as usize];
         let (ua, ub) = (a as usize, b as usize);
         let (base_a, base_b) = (ua * W, ub * W);
-        // Levels 1 and 2 handle the items of their children in place instead of
+        // Levels 1 to 3 handle the items of their children in place instead of
         // pushing them: most work items are bucket pairs, and a push, a pop and a call
         // per item cost as much as the item's tests. Child pairs come from one 64-bit
         // mask, so one loop (one mispredicted exit) covers them all.
-        if level <= 2 {
-            let inner = |c: usize, out: &mut Out| {
-                if level == 1 {
-                    self.inner_bucket(c, out)
-                } else {
-                    self.inner_l1(c, out)
-                }
+        if level <= settle.min(3) {
+            let inner = |c: usize, out: &mut Out| match level {
+                1 => self.inner_bucket(c, out),
+                2 => self.inner_l1(c, out),
+                _ => self.inner_l2(c, out),
             };
-            let cross = |c: usize, d: usize, out: &mut Out| {
-                if level == 1 {
-                    self.cross_buckets(c, d, out)
-                } else {
-                    self.cross_l1(c, d, out)
-                }
+            let cross = |c: usize, d: usize, out: &mut Out| match level {
+                1 => self.cross_buckets(c, d, out),
+                2 => self.cross_l1(c, d, out),
+                _ => self.cross_l2(c, d, out),
             };
             let na = &nodes[ua];
             if a == b {
@@ -619,25 +642,30 @@ fn subtree_buckets(
     buckets: &mut Vec<WideNode>,
     payload: &mut Vec<u32>,
 ) -> Option<Vec<WideNode>> {
-    let fill = |(bucket, pay): (&mut WideNode, &mut [u32]), (n, l): (usize, usize)| {
-        // Branch-free over the range (node kinds alternate at random): every node is
-        // written to slot `s`, which only advances past leaves, so an internal node is
-        // overwritten by the next leaf; the range ends with a leaf.
-        let mut s = 0usize;
-        for node in &tree.nodes[n..n + 2 * l - 1] {
-            let k = s.min(W - 1);
-            bucket.set_child_raw(k, &box6(&node.aabb));
-            pay[k] = node.child2;
-            s += usize::from(node.is_leaf());
-        }
-        for (k, p) in pay.iter_mut().enumerate().skip(l) {
-            bucket.set_child_raw(k, &EMPTY_BOX);
-            *p = 0;
-        }
-        // The subtree root's box contains the leaves (it is their union unless
-        // `enlarge` grew it), which is all the culling above needs.
-        bucket.bounds = box6(&tree.nodes[n].aabb);
-    };
+    // `padded`: slots past the leaves already hold empty boxes and payload 0 (freshly
+    // pushed nodes), so they need no second write.
+    let fill =
+        |(bucket, pay): (&mut WideNode, &mut [u32]), (n, l): (usize, usize), padded: bool| {
+            // Branch-free over the range (node kinds alternate at random): every node is
+            // written to slot `s`, which only advances past leaves, so an internal node is
+            // overwritten by the next leaf; the range ends with a leaf.
+            let mut s = 0usize;
+            for node in &tree.nodes[n..n + 2 * l - 1] {
+                let k = s.min(W - 1);
+                bucket.set_child_raw(k, &box6(&node.aabb));
+                pay[k] = node.child2;
+                s += usize::from(node.is_leaf());
+            }
+            if !padded {
+                for (k, p) in pay.iter_mut().enumerate().skip(l) {
+                    bucket.set_child_raw(k, &EMPTY_BOX);
+                    *p = 0;
+                }
+            }
+            // The subtree root's box contains the leaves (it is their union unless
+            // `enlarge` grew it), which is all the culling above needs.
+            bucket.bounds = box6(&tree.nodes[n].aabb);
+        };
     if rayon::current_num_threads() == 1 || tree.len() < SPLIT_MIN_BUCKETS * W {
         // One pass: each bucket is filled as soon as its root is found, while the
         // walk's reads of the nodes above it are still in cache, and goes straight
@@ -650,7 +678,7 @@ fn subtree_buckets(
             let k = buckets.len();
             buckets.push(WideNode::EMPTY);
             payload.extend_from_slice(&[0; W]);
-            fill((&mut buckets[k], &mut payload[k * W..]), root);
+            fill((&mut buckets[k], &mut payload[k * W..]), root, true);
             if k.is_multiple_of(W) {
                 level1.push(WideNode::EMPTY);
             }
@@ -708,7 +736,7 @@ fn subtree_buckets(
                 .zip(rs)
                 .enumerate()
             {
-                fill((b, p), r);
+                fill((b, p), r, false);
                 up[k / W].set_child(k % W, &b.bounds);
             }
         });
