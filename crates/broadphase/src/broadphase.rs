@@ -1065,17 +1065,7 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     fn random_box(rng: &mut ChaCha8Rng, side: f32) -> Aabb {
-        let c = Vec3::new(
-            rng.random_range(0.0..side),
-            rng.random_range(0.0..side),
-            rng.random_range(0.0..side),
-        );
-        let h = Vec3::new(
-            rng.random_range(0.25..0.75),
-            rng.random_range(0.25..0.75),
-            rng.random_range(0.25..0.75),
-        );
-        Aabb::from_center_half_extents(c, h).unwrap()
+        crate::test_support::random_box(rng, side, 0.25..0.75)
     }
 
     /// The parallel record pass of `move_proxies` and the parallel list edits of

@@ -60,6 +60,8 @@ mod build;
 mod error;
 mod ray;
 mod self_pairs;
+#[cfg(test)]
+mod test_support;
 mod tree;
 mod wide_pairs;
 
