@@ -191,7 +191,13 @@ struct Facts {
 
 #[inline(always)]
 fn facts(shape: &Shape) -> Facts {
-    let (inner_shape, rounding) = peel(shape);
+    let (core, rounding) = peel(shape);
+    core_facts(core, rounding)
+}
+
+/// [`facts`] of a shape already peeled into its core and rounding.
+#[inline(always)]
+fn core_facts(inner_shape: &Shape, rounding: f32) -> Facts {
     let mut half_extents = Vec3::ZERO;
     let (kind, outer, inner) = match inner_shape {
         Shape::Sphere(s) => (SPHERE, s.bounding_radius(), s.inner_radius()),
@@ -814,6 +820,7 @@ fn run_query<Q: Query, S: Borrow<Shape> + Sync>(
 
 /// Pairs set aside for the wide bounding tests ([`bounding_tests_x8`]), with
 /// their keys and [`bounds_row`]s.
+#[derive(Default)]
 struct Candidates {
     idx: Vec<u32>,
     keys: Vec<u8>,
@@ -822,12 +829,15 @@ struct Candidates {
 }
 
 impl Candidates {
-    fn with_capacity(n: usize) -> Self {
-        Candidates {
-            idx: Vec::with_capacity(n),
-            keys: Vec::with_capacity(n),
-            rows_a: Vec::with_capacity(n.next_multiple_of(8)),
-            rows_b: Vec::with_capacity(n.next_multiple_of(8)),
+    /// Room for `n` candidates (and the padding to whole chunks of eight), the
+    /// first time only.
+    #[inline(always)]
+    fn reserve_once(&mut self, n: usize) {
+        if self.idx.capacity() == 0 {
+            self.idx.reserve(n);
+            self.keys.reserve(n);
+            self.rows_a.reserve(n.next_multiple_of(8));
+            self.rows_b.reserve(n.next_multiple_of(8));
         }
     }
 
@@ -905,7 +915,7 @@ fn run_block<Q: Query, S: Borrow<Shape>>(
     let len = range.len();
     let mut pending = vec![0u32; len];
     let mut keys = vec![0u8; len];
-    let mut candidates = Candidates::with_capacity(0);
+    let mut candidates = Candidates::default();
     // Whether the bounding tests run on a kind pair, by key.
     let pays: [bool; KINDS * KINDS] = std::array::from_fn(|key| {
         options.early_outs && Q::ball_test_pays(key / KINDS, key % KINDS, &options)
@@ -915,15 +925,14 @@ fn run_block<Q: Query, S: Borrow<Shape>>(
         let (a, b) = (sa[i].borrow(), sb[i].borrow());
         if Q::INSIDE_POINT {
             // Kinds first: the radii are read only for the candidates.
-            let (kind_a, kind_b) = (kind_index(a), kind_index(b));
-            let key = (kind_a * KINDS + kind_b) as u8;
+            let ((core_a, round_a), (core_b, round_b)) = (peel(a), peel(b));
+            let key = (kind_index(core_a) * KINDS + kind_index(core_b)) as u8;
             if pays[key as usize] {
                 // Room for the whole block at the first candidate: no regrowth,
                 // and no allocation for blocks without candidates.
-                if candidates.idx.capacity() == 0 {
-                    candidates = Candidates::with_capacity(len);
-                }
-                candidates.push(i as u32, key, &facts(a), &facts(b));
+                candidates.reserve_once(len);
+                let (fa, fb) = (core_facts(core_a, round_a), core_facts(core_b, round_b));
+                candidates.push(i as u32, key, &fa, &fb);
                 continue;
             }
             pending[n] = i as u32;

@@ -24,7 +24,7 @@ use gjk_core::tolerance::TOUCH_TOLERANCE;
 use wide::f32x8;
 
 use crate::gjk_x8::pair_frame;
-use crate::math::{CmpX8, Mask8, PoseX8, Vec3x8};
+use crate::math::{CmpX8, Mask8, PoseX8};
 use crate::shapes::{CuboidX8, RoundedX8, SupportMapX8};
 
 /// What the separating-axis test proved, per lane; lanes in neither mask are
@@ -60,10 +60,9 @@ pub fn cuboids_sat_x8(
     // Rounding: the relative pose carries a few ulps of the world coordinates, the
     // projections a few ulps of the offset and the extents. 64 ulps of their sum
     // bounds both with room to spare; pairs within it go to GJK.
-    let max_abs = |v: Vec3x8| v.x.abs().max(v.y.abs()).max(v.z.abs());
     let size = ea[0] + ea[1] + ea[2] + eb[0] + eb[1] + eb[2] + a.radius + b.radius;
     let slack = f32x8::splat(64.0 * f32::EPSILON)
-        * (max_abs(pose_a.translation) + max_abs(pose_b.translation) + size);
+        * (pose_a.translation.abs().max_element() + pose_b.translation.abs().max_element() + size);
     let scale = a.bounding_radius() + b.bounding_radius();
     let reach = a.margin() + b.margin() + f32x8::splat(TOUCH_TOLERANCE) * scale;
     let apart_beyond = reach + slack;

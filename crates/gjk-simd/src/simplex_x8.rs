@@ -104,7 +104,8 @@ pub(crate) struct Solved {
     /// Weight of `w`.
     pub weight_w: f32x8,
     /// Lanes whose tetrahedron encloses the origin (then `v` is zero and all four
-    /// weights are the origin's barycentric coordinates).
+    /// weights are the origin's barycentric coordinates, up to a common factor
+    /// from their rounding).
     pub enclosed: Mask8,
 }
 
@@ -276,14 +277,12 @@ impl SimplexX8 {
             full & not_flat & tet[0].gt(zero) & tet[1].gt(zero) & tet[2].gt(zero) & tet_w.gt(zero);
         best.v = enclosed.select(Vec3x8::ZERO, best.v);
         best.vv = enclosed.select(zero, best.vv);
-        // The four weights come from four separate divisions; dividing by their
-        // sum makes the witnesses convex combinations again (each inside its
-        // core), which rounding alone does not.
-        let norm = f32x8::ONE / (tet[0] + tet[1] + tet[2] + tet_w);
+        // Four separate divisions: the weights need not sum to one (the distance
+        // query normalizes them once, where it forms the witnesses).
         for (k, t) in tet.iter().enumerate() {
-            best.weights[k] = enclosed.select(*t * norm, best.weights[k]);
+            best.weights[k] = enclosed.select(*t, best.weights[k]);
         }
-        best.weight_w = enclosed.select(tet_w * norm, best.weight_w);
+        best.weight_w = enclosed.select(tet_w, best.weight_w);
         best.enclosed = enclosed;
         best
     }
