@@ -110,27 +110,22 @@ fn hull_whose_origin_is_outside_has_no_inner_ball() {
     assert_eq!(ball_verdict(&rounded, &origin, &ball, &origin), None);
 }
 
-/// How far `p` lies outside `shape` at `pose` (0 inside), by GJK against a point.
-fn outside(shape: &Shape, pose: &gjk_core::Pose, p: Vec3) -> f32 {
-    let dot = Sphere::new(f32::MIN_POSITIVE).unwrap();
-    gjk_core::distance(
-        shape,
-        pose,
-        &dot,
-        &gjk_core::Pose::from_translation(p).unwrap(),
-    )
-    .distance
+/// Asserts that `q` lies inside both shapes, from their definitions
+/// (`testkit::oracle`, f64, no GJK: an answer independent of the code under
+/// test), to the rounding of `q`'s own coordinates.
+fn assert_inside_both(
+    (a, pose_a): (&Shape, &gjk_core::Pose),
+    (b, pose_b): (&Shape, &gjk_core::Pose),
+    q: Vec3,
+    case: &str,
+) {
+    let outside =
+        |s: &Shape, pose: &gjk_core::Pose| testkit::oracle::distance_to_shape(s, pose, q) as f32;
+    let off = outside(a, pose_a).max(outside(b, pose_b));
+    let tolerance = 1e-5 * (1.0 + q.abs().max_element());
+    assert!(off <= tolerance, "{case}: point {q} off by {off}");
 }
 
-/// The tolerance of an "inside" point: the rounding of its own coordinates.
-fn inside_tolerance(p: Vec3) -> f32 {
-    1e-5 * (1.0 + p.abs().max_element())
-}
-
-/// Every verdict the balls give matches GJK, over seeded pairs of every kind at
-/// three densities and far from the origin; and the balls decide a fair share.
-/// (The hulls here surround their origin; `hull_whose_origin_is_outside...`
-/// covers the others, and gjk-simd's differential test has both.)
 #[test]
 fn ball_verdicts_agree_with_gjk() {
     for (k, kind) in PairKind::ALL.iter().enumerate() {
@@ -158,8 +153,7 @@ fn ball_verdicts_agree_with_gjk() {
                             p.a.inner_radius(),
                             p.b.inner_radius(),
                         );
-                        let off = outside(&p.a, &p.pose_a, q).max(outside(&p.b, &p.pose_b, q));
-                        assert!(off <= inside_tolerance(q), "{case}: point {q} off by {off}");
+                        assert_inside_both((&p.a, &p.pose_a), (&p.b, &p.pose_b), q, &case);
                     }
                 }
             }
@@ -253,8 +247,7 @@ fn box_ball_verdicts_agree_with_gjk() {
                                 other_pose.translation(),
                                 other.inner_radius(),
                             );
-                            let off = outside(bx, box_pose, q).max(outside(other, other_pose, q));
-                            assert!(off <= inside_tolerance(q), "{case}: point {q} off by {off}");
+                            assert_inside_both((bx, box_pose), (other, other_pose), q, &case);
                         }
                     }
                     by_balls +=

@@ -189,10 +189,13 @@ fn check(p: &Pairs, label: &str, seed: u64, curved: bool, options: BatchOptions)
         // Whoever answered (GJK, a closed form, the bounding balls' overlap
         // verdict), an overlapping result's point lies inside both shapes; the
         // tolerance is relative to the point's magnitude, which its rounding is.
+        let outside_both = |q: Vec3| {
+            let outside = point_distance(a, pa, q).max(point_distance(b, pb, q));
+            (outside, ABS + REL * q.abs().max_element())
+        };
         if sd.distance == 0.0 {
-            let inside_tol = ABS + REL * sd.point_a.abs().max_element();
+            let (outside, inside_tol) = outside_both(sd.point_a);
             st.inside_checked += 1;
-            let outside = point_distance(a, pa, sd.point_a).max(point_distance(b, pb, sd.point_a));
             st.inside_worst = st.inside_worst.max(outside);
             if outside > inside_tol {
                 st.inside_off += 1;
@@ -201,8 +204,7 @@ fn check(p: &Pairs, label: &str, seed: u64, curved: bool, options: BatchOptions)
         }
         // The oracle owes the same.
         if cd.distance == 0.0 {
-            let inside_tol = ABS + REL * cd.point_a.abs().max_element();
-            let outside = point_distance(a, pa, cd.point_a).max(point_distance(b, pb, cd.point_a));
+            let (outside, inside_tol) = outside_both(cd.point_a);
             if outside > inside_tol {
                 fail("gjk-core's overlapping point is not inside both shapes");
             }

@@ -9,6 +9,7 @@
 use gjk_core::glam::{EulerRot, Quat, Vec3};
 use gjk_core::{Cuboid, Pose, Rounded, Shape, Sphere, contact, distance, intersection};
 use gjk_simd::{BatchOptions, Parallelism, distance_batch_with, intersects_batch_with};
+use testkit::oracle::distance_to_shape;
 
 const BAND: f32 = 1e-4;
 
@@ -143,10 +144,8 @@ fn early_outs_agree_with_gjk_on_hard_configurations() {
             let core = distance(a, posa, b, posb);
             let p = dist[i].point_a;
             let tol = 1e-5 * (1.0 + p.abs().max_element());
-            let inside = |s: &Shape, pose: &Pose| {
-                let dot = Sphere::new(f32::MIN_POSITIVE).unwrap();
-                distance(s, pose, &dot, &Pose::from_translation(p).unwrap()).distance
-            };
+            // How far outside a shape, from its definition (f64, no GJK).
+            let inside = |s: &Shape, pose: &Pose| distance_to_shape(s, pose, p) as f32;
             assert!(
                 dist[i].distance == 0.0
                     && core.distance == 0.0
