@@ -52,8 +52,14 @@ fn tetrahedron_not_flat(n_old: Vec3x8, p0: Vec3x8, w: Vec3x8) -> (Mask8, f32x8) 
 /// opposite each (the fourth vertex of the tetrahedron).
 const FACES: [(usize, usize, usize); 3] = [(0, 1, 2), (0, 2, 1), (1, 2, 0)];
 
+/// Below this squared sine of the angle at `w`, a triangle's normal is computed
+/// at its largest angle instead (see [`triangle_normal`]): above it, the plain
+/// cross product's direction error is under ten ulps, which moves the distance
+/// far less than the queries' tolerances.
+const SLIVER_SIN_SQ: f32 = 1e-2;
+
 /// The normal `d_i × d_j` of the triangle `w, w + d_i, w + d_j`, computed at its
-/// largest angle.
+/// largest angle where the angle at `w` is small.
 ///
 /// The three expressions are equal in exact arithmetic, but the direction error of
 /// a rounded cross product is about `f32::EPSILON / sin θ`, θ the angle between its
@@ -61,19 +67,27 @@ const FACES: [(usize, usize, usize); 3] = [(0, 1, 2), (0, 2, 1), (1, 2, 0)];
 /// vertices' distance from the origin. Near convergence on curved cores, GJK
 /// produces slivers with one short edge; the angle opposite it is tiny and, when it
 /// sits at `w`, the naive normal stalls the loop several hundred ulps early. The
-/// largest angle, opposite the longest edge, is at least 60°.
+/// largest angle, opposite the longest edge, is at least 60°. Most triangles
+/// are not slivers at `w` ([`SLIVER_SIN_SQ`]): when no lane of `active` has
+/// one, the other two products are skipped (a uniform branch; each lane's
+/// choice depends on its own triangle only).
 #[inline(always)]
-fn triangle_normal(di: Vec3x8, dj: Vec3x8, ddi: f32x8, ddj: f32x8) -> Vec3x8 {
+fn triangle_normal(di: Vec3x8, dj: Vec3x8, ddi: f32x8, ddj: f32x8, active: Mask8) -> Vec3x8 {
+    let at_w = di.cross(dj);
+    let sliver = at_w
+        .length_squared()
+        .lt(f32x8::splat(SLIVER_SIN_SQ) * ddi * ddj);
+    if (sliver & active).none() {
+        return at_w;
+    }
     let e = dj - di;
     let ee = e.length_squared();
-    // Longest edge opposite w: angle at w.
-    let at_w = di.cross(dj);
     // |d_j| longest: angle at p_i, (p_j - p_i) × (w - p_i).
     let at_i = e.cross(-di);
     // |d_i| longest: angle at p_j, (w - p_j) × (p_i - p_j).
     let at_j = (-dj).cross(-e);
-    let use_i = ddj.gt(ee) & ddj.ge(ddi);
-    let use_j = ddi.gt(ee) & ddi.gt(ddj);
+    let use_i = sliver & ddj.gt(ee) & ddj.ge(ddi);
+    let use_j = sliver & ddi.gt(ee) & ddi.gt(ddj);
     use_i.select(at_i, use_j.select(at_j, at_w))
 }
 
@@ -242,7 +256,7 @@ impl SimplexX8 {
             if (self.exists[i] & self.exists[j] & active).none() {
                 continue;
             }
-            let n = triangle_normal(d[i], d[j], dd[i], dd[j]);
+            let n = triangle_normal(d[i], d[j], dd[i], dd[j], active);
             let nn = n.length_squared();
             let nw = n.dot(w);
             let inv = one / nn;
