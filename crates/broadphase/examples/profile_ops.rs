@@ -74,6 +74,14 @@ fn main() {
         return;
     }
     let (tree, _) = DynamicTree::from_aabbs(&boxes);
+    if what == "build" {
+        // The tree's quality (the SAH cost, up to a constant), to compare builders.
+        println!(
+            "built: area cost {:.6e}, height {}",
+            tree.area_cost(),
+            tree.height()
+        );
+    }
     // parry3d's Bvh on the same boxes, so ratios come from the same process.
     let parry_boxes: Vec<_> = boxes
         .iter()

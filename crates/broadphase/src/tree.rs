@@ -804,12 +804,7 @@ impl DynamicTree {
         tree.leaf_node = vec![NULL; n];
         tree.leaf_generation = vec![0; n];
         tree.leaf_count = n as u32;
-        let built = crate::build::build(
-            boxes
-                .iter()
-                .enumerate()
-                .map(|(i, b)| (*b, i as u32, i as u32)),
-        );
+        let built = crate::build::build(n, |i| (boxes[i], i as u32, i as u32));
         tree.install(built);
         let ids = (0..n as u32)
             .map(|index| LeafId {
@@ -833,17 +828,17 @@ impl DynamicTree {
         self.leaf_generation.reserve(boxes.len());
         let ids: Vec<LeafId> = boxes.iter().map(|_| self.alloc_leaf_id()).collect();
         self.leaf_count += boxes.len() as u32;
-        let new = boxes
-            .iter()
-            .zip(&ids)
-            .map(|(&(aabb, payload), id)| (aabb, payload, id.index));
         // An empty tree (a first bulk insert) hands the batch to the builder as it is,
         // without a copy.
         let built = if self.nodes.is_empty() {
-            crate::build::build(new)
+            crate::build::build(boxes.len(), |i| (boxes[i].0, boxes[i].1, ids[i].index))
         } else {
+            let new = boxes
+                .iter()
+                .zip(&ids)
+                .map(|(&(aabb, payload), id)| (aabb, payload, id.index));
             let leaves: Vec<(Aabb, u32, u32)> = self.leaf_items().chain(new).collect();
-            crate::build::build(leaves.into_iter())
+            crate::build::build(leaves.len(), |i| leaves[i])
         };
         self.install(built);
         ids
@@ -853,7 +848,7 @@ impl DynamicTree {
     /// Use after bulk insertion or when [`degradation`](Self::degradation) has grown.
     pub fn rebuild(&mut self) {
         let leaves: Vec<(Aabb, u32, u32)> = self.leaf_items().collect();
-        let built = crate::build::build(leaves.into_iter());
+        let built = crate::build::build(leaves.len(), |i| leaves[i]);
         self.install(built);
     }
 

@@ -155,6 +155,78 @@ fn bulk_build_matches_brute_force_and_is_shallow() {
     }
 }
 
+/// Bulk builds large enough for the grid-sorted top levels, on scenes where the grid's
+/// cells are uneven: far clusters, a dense cluster among sparse outliers, a thin slab,
+/// boxes on a diagonal line. Every tree is valid, answers all pairs and queries exactly,
+/// and stays shallow (the SAH takes over when a cell holds many leaves).
+#[test]
+fn grid_topped_builds_on_uneven_scenes() {
+    let mut rng = rng(800);
+    let n: usize = 3000;
+    let mut scenes: Vec<(&str, Vec<Aabb>)> = Vec::new();
+    scenes.push((
+        "two far clusters",
+        (0..n)
+            .map(|i| {
+                let b = random_box(&mut rng, 15.0, 1.0);
+                let d = if i % 2 == 0 {
+                    Vec3::ZERO
+                } else {
+                    Vec3::splat(5000.0)
+                };
+                translate(&b, d)
+            })
+            .collect(),
+    ));
+    scenes.push((
+        "cluster and outliers",
+        (0..n)
+            .map(|i| {
+                if i % 100 == 0 {
+                    random_box(&mut rng, 3000.0, 1.0)
+                } else {
+                    random_box(&mut rng, 10.0, 0.5)
+                }
+            })
+            .collect(),
+    ));
+    scenes.push((
+        "thin slab",
+        (0..n)
+            .map(|_| {
+                let c = random_vec(&mut rng, 0.0, 150.0);
+                Aabb::from_center_half_extents(Vec3::new(c.x, c.y, c.z * 1e-3), Vec3::splat(0.6))
+                    .unwrap()
+            })
+            .collect(),
+    ));
+    scenes.push((
+        "diagonal line",
+        (0..n)
+            .map(|i| {
+                let c = Vec3::splat(i as f32 * 0.3);
+                Aabb::from_center_half_extents(c, Vec3::splat(0.5)).unwrap()
+            })
+            .collect(),
+    ));
+    for (name, boxes) in scenes {
+        let (tree, ids) = DynamicTree::from_aabbs(&boxes);
+        tree.validate().unwrap();
+        let numbered: Vec<(u32, Aabb)> = (0..).zip(boxes.iter().copied()).collect();
+        let mut got = tree.overlapping_pairs();
+        got.sort_unstable();
+        assert_eq!(got, brute_pairs(&numbered), "{name}");
+        let live: Vec<(LeafId, u32, Aabb)> = ids
+            .iter()
+            .zip(0..)
+            .map(|(id, i)| (*id, i, boxes[i as usize]))
+            .collect();
+        check_queries(&tree, &live, 800, 0);
+        let bound = 3 * (usize::BITS - n.leading_zeros()) + 4;
+        assert!(tree.height() <= bound, "{name}: height {}", tree.height());
+    }
+}
+
 #[test]
 fn leaf_handles_survive_rebuilds_and_rotations() {
     let mut rng = rng(7);
