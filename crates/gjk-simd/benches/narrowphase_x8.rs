@@ -415,9 +415,7 @@ fn run_workload(c: &mut Criterion, w: &Workload, pure: bool) {
         // Two ways to use a pool of two: the call enters it (install per call,
         // what a caller on its own thread pays, wake-ups included), or the caller
         // already runs on it (a physics step inside the pool: install once).
-        let par = Parallelism::Rayon {
-            min_batches_per_task: 64,
-        };
+        let par = Parallelism::default();
         let call = || {
             if distance {
                 distance_batch(&ca, &w.poses_a, &cb, &w.poses_b, par)

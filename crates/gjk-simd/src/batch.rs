@@ -70,21 +70,22 @@ impl std::error::Error for BatchError {}
 pub enum Parallelism {
     /// Everything on the calling thread.
     Sequential,
-    /// Blocks of consecutive pairs on the current rayon pool (use
-    /// `rayon::ThreadPool::install` to choose the thread count), each bucketed and
-    /// run by one task. A block holds 2048 pairs, or `min_batches_per_task` batches
-    /// of eight pairs if that is more.
+    /// Tasks on the current rayon pool (use `rayon::ThreadPool::install` to
+    /// choose the thread count): blocks of 2048 consecutive pairs are bucketed
+    /// in parallel, then the buckets' batches run in tasks of at most
+    /// `batches_per_task` batches of eight pairs (one bucket's pairs each).
     Rayon {
-        /// Lower bound of batches per rayon task (amortizes scheduling).
-        min_batches_per_task: usize,
+        /// Batches per kernel task (tasks at a bucket's end hold fewer): smaller
+        /// tasks balance the threads better, larger ones amortize scheduling.
+        batches_per_task: usize,
     },
 }
 
 impl Default for Parallelism {
-    /// Rayon with tasks of at least 16 batches (in effect blocks of 2048 pairs).
+    /// Rayon with kernel tasks of 16 batches (128 pairs).
     fn default() -> Self {
         Parallelism::Rayon {
-            min_batches_per_task: 16,
+            batches_per_task: 16,
         }
     }
 }
@@ -504,9 +505,10 @@ unsafe impl<T: Send> Send for OutSlots<T> {}
 impl<T: Copy> OutSlots<T> {
     /// # Safety
     /// Slot `i` must not be written concurrently with any other access to it: the
-    /// driver writes each slot from one task only (the task of its block), once
-    /// or twice (an early answer, then its kernel's). `T: Copy` has no drop, so
-    /// overwriting leaks nothing.
+    /// driver writes each slot once or twice, from one task at a time (an early
+    /// answer from the task planning its block, then its kernel's from the task
+    /// running its bucket's slice; with rayon the two rounds are separated by a
+    /// fork-join). `T: Copy` has no drop, so overwriting leaks nothing.
     #[inline(always)]
     unsafe fn write(&self, i: usize, value: T) {
         assert!(i < self.len);
@@ -606,8 +608,9 @@ fn sat_prepass<Q: Query, S: Borrow<Shape>>(
         let decided = Q::decides(v.apart.bitmask(), overlapping);
         for (k, &i) in batch.iter().enumerate() {
             let answer = Q::answer(overlapping >> k & 1 == 1, Vec3::ZERO);
-            // SAFETY: `i` lies in this task's block (see `run_query`); an
-            // undecided pair's slot is written again by its kernel.
+            // SAFETY: `i` lies in this task's slice, whose slots no other task
+            // touches in this round (see `run_query`); an undecided pair's slot
+            // is written again by its kernel, in this task.
             unsafe { out.write(i as usize, answer) };
             pending[n] = i;
             n += usize::from(decided >> k & 1 == 0);
@@ -632,8 +635,9 @@ where
     for batch in idx.chunks(8) {
         let (pose_a, pose_b) = pack_batch(inputs, batch, &mut a, &mut b);
         Q::run(&a, &pose_a, &b, &pose_b, batch.len(), |k, r| {
-            // SAFETY: `batch` is a range of the permutation `order`, and ranges
-            // handed to different tasks are disjoint (see `run_query`).
+            // SAFETY: `batch` is a range of a block's `order`, which holds each
+            // pair once; slices handed to different tasks are disjoint, and run
+            // after the planning round (see `run_query`).
             unsafe { out.write(batch[k] as usize, r) }
         });
     }
@@ -791,29 +795,50 @@ fn run_query<Q: Query, S: Borrow<Shape> + Sync>(
         ptr: results.spare_capacity_mut().as_mut_ptr(),
         len: n,
     };
-    // Blocks of consecutive pairs are bucketed and run independently: a block's
-    // shapes and poses stay in cache between bucketing and packing, and tasks
-    // bucket in parallel.
-    let block = match parallelism {
-        Parallelism::Sequential => BLOCK,
-        Parallelism::Rayon {
-            min_batches_per_task,
-        } => BLOCK.max(8 * min_batches_per_task),
+    // Blocks of consecutive pairs are bucketed independently: a block's shapes
+    // and poses stay in cache between bucketing and packing, and tasks bucket in
+    // parallel.
+    let plan = |first: usize| {
+        let range = first..(first + BLOCK).min(n);
+        plan_block::<Q, S>(&inputs, range, options, &out)
     };
-    let run = |first: usize| {
-        let range = first..(first + block).min(n);
-        run_block::<Q, S>(&inputs, range, options, &out);
+    // A pool of one thread runs the sequential path: same results, no tasks.
+    let parallelism = match parallelism {
+        Parallelism::Rayon { .. } if rayon::current_num_threads() == 1 => Parallelism::Sequential,
+        p => p,
     };
     match parallelism {
-        Parallelism::Sequential => (0..n).step_by(block).for_each(run),
-        Parallelism::Rayon { .. } => {
-            (0..n.div_ceil(block))
+        Parallelism::Sequential => {
+            for first in (0..n).step_by(BLOCK) {
+                for (key, idx) in plan(first).buckets() {
+                    run_slice::<Q, S>(&inputs, key, idx, options, &out);
+                }
+            }
+        }
+        Parallelism::Rayon { batches_per_task } => {
+            // Two rounds: the blocks are planned in parallel, then the kernels run
+            // in tasks of `batches_per_task` batches cut from the buckets. Blocks stay large, so that a mixed block's buckets fill
+            // whole batches, while the tasks stay small enough to balance the
+            // threads (a thread that wakes late still finds work).
+            let plans: Vec<Plan> = (0..n.div_ceil(BLOCK))
                 .into_par_iter()
-                .for_each(|b| run(b * block));
+                .map(|b| plan(b * BLOCK))
+                .collect();
+            let task = 8 * batches_per_task.max(1);
+            let slices: Vec<(usize, &[u32])> = plans
+                .iter()
+                .flat_map(|p| p.buckets())
+                .flat_map(|(key, idx)| idx.chunks(task).map(move |c| (key, c)))
+                .collect();
+            slices
+                .par_iter()
+                .with_max_len(1)
+                .for_each(|&(key, idx)| run_slice::<Q, S>(&inputs, key, idx, options, &out));
         }
     }
-    // SAFETY: the blocks cover 0..n exactly once, and `run_block` writes every index
-    // of its block: all n slots are initialized.
+    // SAFETY: the blocks cover 0..n exactly once, and every index of a block is
+    // written by `plan_block` or by the `run_slice` of its bucket: all n slots are
+    // initialized.
     unsafe { results.set_len(n) };
     Ok(results)
 }
@@ -883,7 +908,7 @@ impl Candidates {
                 let k = bits.trailing_zeros() as usize;
                 let answer = Q::answer(overlapping >> k & 1 == 1, inside[k]);
                 // SAFETY: the pair lies in this task's block, whose slots no other
-                // task touches (see `run_query`).
+                // task touches in the planning round (see `run_query`).
                 unsafe { out.write(idx[k] as usize, answer) };
                 bits &= bits - 1;
             }
@@ -897,14 +922,33 @@ impl Candidates {
     }
 }
 
-/// Buckets the pairs `range` by kind pair (and hull pair bin), runs each bucket
-/// and writes the results to their slots.
-fn run_block<Q: Query, S: Borrow<Shape>>(
+/// The pairs of a block that need a kernel, bucketed.
+struct Plan {
+    /// Pair indices, bucket after bucket.
+    order: Vec<u32>,
+    /// Each kind pair's range of `order`, by key.
+    buckets: [std::ops::Range<usize>; KINDS * KINDS],
+}
+
+impl Plan {
+    /// The non-empty buckets: key and pair indices, in key order.
+    fn buckets(&self) -> impl Iterator<Item = (usize, &[u32])> {
+        self.buckets
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| !r.is_empty())
+            .map(|(key, r)| (key, &self.order[r.clone()]))
+    }
+}
+
+/// Answers the pairs of `range` that the early outs decide, and buckets the
+/// others by kind pair (and hull pair bin) for [`run_slice`].
+fn plan_block<Q: Query, S: Borrow<Shape>>(
     inputs: &Inputs<'_, S>,
     range: std::ops::Range<usize>,
     options: BatchOptions,
     out: &OutSlots<Q::Out>,
-) {
+) -> Plan {
     let (sa, sb) = (inputs.shapes_a, inputs.shapes_b);
     // The pairs that need a kernel, with their kind-pair keys. Pairs the bounding
     // tests decide get their answer here and stay out of the batches, instead of
@@ -946,8 +990,8 @@ fn run_block<Q: Query, S: Borrow<Shape>>(
             let (pose_a, pose_b) = (&inputs.poses_a[i], &inputs.poses_b[i]);
             let (apart, overlap) = bounding_tests(&fa, pose_a, &fb, pose_b);
             // SAFETY: `i` lies in this task's block, whose slots no other task
-            // touches (see `run_query`); an undecided pair's slot is written
-            // again by its kernel.
+            // touches in the planning round (see `run_query`); an undecided
+            // pair's slot is written again by its kernel, in the next round.
             unsafe { out.write(i, Q::answer(overlap, Vec3::ZERO)) };
             Q::decides(u8::from(apart), u8::from(overlap)) != 0
         };
@@ -965,12 +1009,10 @@ fn run_block<Q: Query, S: Borrow<Shape>>(
     // order...
     let starts = counting_sort::<{ KINDS * KINDS }>(&keys, |j| pending[j], &mut order);
     let len = order.len();
-    let bucket = |key: usize| starts[key]..starts.get(key + 1).copied().unwrap_or(len);
-    for key in 0..KINDS * KINDS {
-        let idx = &mut order[bucket(key)];
-        if idx.is_empty() {
-            continue;
-        }
+    let buckets: [std::ops::Range<usize>; KINDS * KINDS] =
+        std::array::from_fn(|key| starts[key]..starts.get(key + 1).copied().unwrap_or(len));
+    for (key, bucket) in buckets.iter().enumerate() {
+        let idx = &mut order[bucket.clone()];
         let (kind_a, kind_b) = (key / KINDS, key % KINDS);
         // ...except in buckets with hulls, which are sorted further by hull pair bin
         // so that batches mostly hold one hull pair (whose rows are then splatted
@@ -983,24 +1025,35 @@ fn run_block<Q: Query, S: Borrow<Shape>>(
             let unsorted = idx.to_vec();
             counting_sort::<HULL_BINS>(&bins, |j| unsorted[j], idx);
         }
-        if options.closed_forms && segment_core(kind_a) && segment_core(kind_b) {
-            match (kind_a, kind_b) {
-                (SPHERE, SPHERE) => {
-                    run_segment_bucket::<SphereX8, SphereX8, Q, S>(inputs, idx, out)
-                }
-                (SPHERE, _) => run_segment_bucket::<SphereX8, CapsuleX8, Q, S>(inputs, idx, out),
-                (_, SPHERE) => run_segment_bucket::<CapsuleX8, SphereX8, Q, S>(inputs, idx, out),
-                _ => run_segment_bucket::<CapsuleX8, CapsuleX8, Q, S>(inputs, idx, out),
-            }
-            continue;
-        }
-        if Q::SAT && options.early_outs && key == CUBOID * KINDS + CUBOID {
-            let pending = sat_prepass::<Q, S>(inputs, idx, out);
-            run_bucket::<CuboidX8, CuboidX8, Q, S>(inputs, &pending, out);
-            continue;
-        }
-        dispatch::<Q, S>(key, inputs, idx, out);
     }
+    Plan { order, buckets }
+}
+
+/// Runs the pairs `idx` of one bucket (kind pair `key`, in bucket order)
+/// through their kernel, eight at a time, and writes the results to their slots.
+fn run_slice<Q: Query, S: Borrow<Shape>>(
+    inputs: &Inputs<'_, S>,
+    key: usize,
+    idx: &[u32],
+    options: BatchOptions,
+    out: &OutSlots<Q::Out>,
+) {
+    let (kind_a, kind_b) = (key / KINDS, key % KINDS);
+    if options.closed_forms && segment_core(kind_a) && segment_core(kind_b) {
+        match (kind_a, kind_b) {
+            (SPHERE, SPHERE) => run_segment_bucket::<SphereX8, SphereX8, Q, S>(inputs, idx, out),
+            (SPHERE, _) => run_segment_bucket::<SphereX8, CapsuleX8, Q, S>(inputs, idx, out),
+            (_, SPHERE) => run_segment_bucket::<CapsuleX8, SphereX8, Q, S>(inputs, idx, out),
+            _ => run_segment_bucket::<CapsuleX8, CapsuleX8, Q, S>(inputs, idx, out),
+        }
+        return;
+    }
+    if Q::SAT && options.early_outs && key == CUBOID * KINDS + CUBOID {
+        let pending = sat_prepass::<Q, S>(inputs, idx, out);
+        run_bucket::<CuboidX8, CuboidX8, Q, S>(inputs, &pending, out);
+        return;
+    }
+    dispatch::<Q, S>(key, inputs, idx, out);
 }
 
 /// Whether each pair `(shapes_a[i] at poses_a[i], shapes_b[i] at poses_b[i])`

@@ -104,7 +104,7 @@ fn results_do_not_depend_on_neighbours_order_chunking_or_threads() {
                     Parallelism::Sequential
                 } else {
                     Parallelism::Rayon {
-                        min_batches_per_task: len % 3,
+                        batches_per_task: len % 3,
                     }
                 };
                 let (d, b) = pool.install(|| {
@@ -134,7 +134,7 @@ fn results_do_not_depend_on_neighbours_order_chunking_or_threads() {
                 &p.shapes_b,
                 &p.poses_b,
                 Parallelism::Rayon {
-                    min_batches_per_task: 1,
+                    batches_per_task: 1,
                 },
             )
         })
