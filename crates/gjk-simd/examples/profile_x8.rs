@@ -8,15 +8,21 @@
 //! decode AVX-512).
 //!
 //! `cargo run --release -p gjk-simd --example profile_x8 -- intersects cuboid-cuboid 200`
+//! (`distance-plain` or `intersects-plain`: the same without the early outs).
 
 use gjk_core::query::bounds::ball_verdict;
 use gjk_core::{Pose, Shape};
-use gjk_simd::{Parallelism, distance_batch, intersects_batch};
+use gjk_simd::{BatchOptions, Parallelism, distance_batch_with, intersects_batch_with};
 use testkit::workload::{PairKind, standard_pairs};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let query = args.get(1).map(String::as_str).unwrap_or("intersects");
+    // A query name ending in `-plain` turns the early outs off.
+    let query_arg = args.get(1).map(String::as_str).unwrap_or("intersects");
+    let (query, early_outs) = match query_arg.strip_suffix("-plain") {
+        Some(q) => (q, false),
+        None => (query_arg, true),
+    };
     let kind_name = args.get(2).map(String::as_str).unwrap_or("cuboid-cuboid");
     let rounds: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(100);
     // A fourth argument runs the batch on a rayon pool of that many threads.
@@ -38,9 +44,13 @@ fn main() {
         "{kind_name}: bounding balls decide {:.1}% of the boolean queries",
         100.0 * decided as f64 / pairs.len() as f64
     );
-    let seq = match threads {
-        Some(_) => Parallelism::default(),
-        None => Parallelism::Sequential,
+    let options = BatchOptions {
+        parallelism: match threads {
+            Some(_) => Parallelism::default(),
+            None => Parallelism::Sequential,
+        },
+        early_outs,
+        ..BatchOptions::default()
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(1))
@@ -50,16 +60,16 @@ fn main() {
     let iterations: Vec<u32> = pool.install(|| match query {
         "intersects" => {
             for _ in 0..rounds {
-                std::hint::black_box(intersects_batch(&sa, &pa, &sb, &pb, seq).unwrap());
+                std::hint::black_box(intersects_batch_with(&sa, &pa, &sb, &pb, options).unwrap());
             }
-            let r = intersects_batch(&sa, &pa, &sb, &pb, seq).unwrap();
+            let r = intersects_batch_with(&sa, &pa, &sb, &pb, options).unwrap();
             r.iter().map(|x| x.iterations).collect()
         }
         _ => {
             for _ in 0..rounds {
-                std::hint::black_box(distance_batch(&sa, &pa, &sb, &pb, seq).unwrap());
+                std::hint::black_box(distance_batch_with(&sa, &pa, &sb, &pb, options).unwrap());
             }
-            let r = distance_batch(&sa, &pa, &sb, &pb, seq).unwrap();
+            let r = distance_batch_with(&sa, &pa, &sb, &pb, options).unwrap();
             r.iter().map(|x| x.iterations).collect()
         }
     });
