@@ -97,26 +97,30 @@ impl Bounds {
     }
 }
 
+/// A range of items to split by the SAH.
 struct Task {
+    /// Centre bounds of the range (for the top of a range handed over by the grid: the
+    /// region of its cells, which contains them).
+    centres: Bounds,
+    start: u32,
+    end: u32,
+    parent: u32,
+    second: bool,
+}
+
+/// A range of grid cells, whose leaves are `order[start..end]` (see [`Grid::sort`]).
+struct GridTask {
+    /// The cells' region (doubled centre coordinates).
+    region: Bounds,
     start: usize,
     end: usize,
     parent: u32,
     second: bool,
-    /// Centre bounds of the range (for a grid task: the region of its cells, which
-    /// contains them).
-    centres: Bounds,
-    /// For a grid task, the number of key bits its cells share ([`SAH`] once the range
-    /// is split by the SAH).
+    /// The number of key bits the cells share.
     level: u32,
-    /// For a grid task, its first cell.
+    /// The first cell.
     cell: u32,
-    /// The parent is a grid node, whose box is only known once its subtrees are built:
-    /// the node made from this task grows it.
-    grid_parent: bool,
 }
-
-/// `Task::level` of a range split by the SAH.
-const SAH: u32 = u32::MAX;
 
 /// A freshly built arena, nodes in depth-first preorder (first child first).
 pub(crate) struct Built {
@@ -199,37 +203,44 @@ pub(crate) fn build(count: usize, leaf: impl Fn(usize) -> (Aabb, u32, u32)) -> B
         let c = (b.min() + b.max()).extend(0.0);
         centres.grow(c, c);
     }
-    let mut grid = Grid::new(&centres, count);
-    let (mut items, level) = match grid.as_mut() {
-        Some(g) => (g.sort(count, &leaf), 0),
-        None => ((0..count).map(|i| Item::from_leaf(leaf(i))).collect(), SAH),
+    // Every node costs one unit, so at most 2n - 1 are spent.
+    let mut budget = 2 * count;
+    let mut stack = Vec::new();
+    let Some(mut grid) = Grid::new(&centres, count) else {
+        let mut items: Vec<Item> = (0..count).map(|i| Item::from_leaf(leaf(i))).collect();
+        let root = Task {
+            centres,
+            start: 0,
+            end: count as u32,
+            parent: NULL,
+            second: false,
+        };
+        build_sah(&mut out, &mut items, &mut stack, root, false, &mut budget);
+        return out;
     };
-    let grid = grid.unwrap_or_default();
+    let order = grid.sort(count, &leaf);
+    // Each range the grid hands over is gathered here and built by the SAH while it is
+    // in cache (at most `GRID_LEAF` items, 16 KB, unless one cell holds more).
+    let mut items = Vec::new();
     // Grid nodes get their boxes from their subtrees; their areas are summed at the end.
     let mut grid_nodes = Vec::new();
-    // The left child is split right after its parent, so it goes straight to the next
-    // iteration instead of through the stack: a task read back from memory right after
-    // it was written field by field stalls on store forwarding.
-    let mut stack = Vec::new();
-    let mut next = Some(Task {
+    let mut grid_stack = Vec::new();
+    // As in `build_sah`, the left half goes straight to the next iteration.
+    let mut next = Some(GridTask {
+        region: centres,
         start: 0,
-        end: items.len(),
+        end: count,
         parent: NULL,
         second: false,
-        centres,
-        level,
+        level: 0,
         cell: 0,
-        grid_parent: false,
     });
-    // Every task either makes a leaf or an internal node, so at most 2n - 1 tasks run.
-    let mut budget = 2 * items.len();
-    while let Some(mut task) = next.take().or_else(|| stack.pop()) {
+    while let Some(mut task) = next.take().or_else(|| grid_stack.pop()) {
         if budget == 0 {
             break;
         }
-        budget -= 1;
-        let count = task.end - task.start;
-        if task.level != SAH && count > 1 && !grid.descend(&mut task) {
+        if task.end - task.start > 1 && !grid.descend(&mut task) {
+            budget -= 1;
             // A grid node: both halves hold items.
             let node = out.push(
                 Node {
@@ -244,19 +255,71 @@ pub(crate) fn build(count: usize, leaf: impl Fn(usize) -> (Aabb, u32, u32)) -> B
             );
             grid_nodes.push(node);
             let (left, right) = grid.halves(&task, node);
-            stack.push(right);
+            grid_stack.push(right);
             next = Some(left);
             continue;
         }
+        items.clear();
+        items.extend(
+            order[task.start..task.end]
+                .iter()
+                .map(|&i| Item::from_leaf(leaf(i as usize))),
+        );
+        let root = Task {
+            centres: task.region,
+            start: 0,
+            end: items.len() as u32,
+            parent: task.parent,
+            second: task.second,
+        };
+        let grid_parent = task.parent != NULL;
+        build_sah(
+            &mut out,
+            &mut items,
+            &mut stack,
+            root,
+            grid_parent,
+            &mut budget,
+        );
+    }
+    for &n in &grid_nodes {
+        out.area += f64::from(out.nodes[n as usize].aabb.surface_area());
+    }
+    out
+}
+
+/// Builds the subtree of `root` over `items` with the binned SAH, appending its nodes
+/// in depth-first preorder. `grid_parent`: the root's parent is a grid node, whose box
+/// the root's box grows.
+fn build_sah(
+    out: &mut Built,
+    items: &mut [Item],
+    stack: &mut Vec<Task>,
+    root: Task,
+    mut grid_parent: bool,
+    budget: &mut usize,
+) {
+    // The left child is split right after its parent, so it goes straight to the next
+    // iteration instead of through the stack: a task read back from memory right after
+    // it was written field by field stalls on store forwarding.
+    let mut next = Some(root);
+    while let Some(task) = next.take().or_else(|| stack.pop()) {
+        if *budget == 0 {
+            break;
+        }
+        *budget -= 1;
+        let (start, end) = (task.start as usize, task.end as usize);
+        let count = end - start;
         if count == 1 {
-            let it = items[task.start];
+            let it = items[start];
             let node = Node {
                 aabb: Aabb::new_unchecked(it.min.truncate(), it.max.truncate()),
                 child1: NULL,
                 child2: it.payload(),
             };
             let node = out.push(node, it.leaf_id(), task.parent, task.second);
-            if task.grid_parent {
+            if grid_parent {
+                grid_parent = false;
                 out.grow_ancestors(node);
             }
             // Heights while the leaf's ancestors are still in cache (they are the
@@ -271,7 +334,7 @@ pub(crate) fn build(count: usize, leaf: impl Fn(usize) -> (Aabb, u32, u32)) -> B
             }
             continue;
         }
-        let range = &mut items[task.start..task.end];
+        let range = &mut items[start..end];
         let ext = task.centres.max - task.centres.min;
         let axis = if ext.x >= ext.y && ext.x >= ext.z {
             0
@@ -305,34 +368,26 @@ pub(crate) fn build(count: usize, leaf: impl Fn(usize) -> (Aabb, u32, u32)) -> B
             task.parent,
             task.second,
         );
-        if task.grid_parent {
+        if grid_parent {
+            grid_parent = false;
             out.grow_ancestors(node);
         }
+        let mid = task.start + mid as u32;
         stack.push(Task {
-            start: task.start + mid,
+            centres: right_c,
+            start: mid,
             end: task.end,
             parent: node,
             second: true,
-            centres: right_c,
-            level: SAH,
-            cell: 0,
-            grid_parent: false,
         });
         next = Some(Task {
+            centres: left_c,
             start: task.start,
-            end: task.start + mid,
+            end: mid,
             parent: node,
             second: false,
-            centres: left_c,
-            level: SAH,
-            cell: 0,
-            grid_parent: false,
         });
     }
-    for &n in &grid_nodes {
-        out.area += f64::from(out.nodes[n as usize].aabb.surface_area());
-    }
-    out
 }
 
 /// Ranges of at most this many items are split by the SAH; larger ones by the grid
@@ -356,7 +411,6 @@ const MAX_GRID_BITS: usize = 15;
 /// over the large ranges (the costly levels: each reads and partitions every item)
 /// by one counting sort. For uniformly spread centres the SAH split of a large range
 /// is at its middle anyway; the SAH takes over for ranges of [`GRID_LEAF`] items.
-#[derive(Default)]
 struct Grid {
     /// Number of key bits.
     bits: u32,
@@ -472,11 +526,10 @@ impl Grid {
         (t[0][q(f.x)] | t[1][q(f.y)] | t[2][q(f.z)]) as usize
     }
 
-    /// Counting sort of the leaves by cell; records the cells' offsets. The leaf order is
-    /// sorted as indices (in cache), then the items are written in that order: a
-    /// sequential write with scattered reads, rather than scattered writes of items
-    /// into a buffer that would have to be zeroed first.
-    fn sort(&mut self, count: usize, leaf: impl Fn(usize) -> (Aabb, u32, u32)) -> Vec<Item> {
+    /// Counting sort of the leaves by cell: returns the leaf indices in cell order and
+    /// records the cells' offsets in it. The indices are sorted (in cache), not the
+    /// items: those are gathered range by range as the SAH takes over (see [`build`]).
+    fn sort(&mut self, count: usize, leaf: impl Fn(usize) -> (Aabb, u32, u32)) -> Vec<u32> {
         let cells = 1usize << self.bits;
         let mut keys = Vec::with_capacity(count);
         let mut pos = vec![0u32; cells + 1];
@@ -500,60 +553,54 @@ impl Grid {
             *p += 1;
         }
         order
-            .iter()
-            .map(|&i| Item::from_leaf(leaf(i as usize)))
-            .collect()
     }
 
     /// Narrows a grid task to the first key prefix whose two halves both hold items.
     /// Returns `true` when the task is to be split by the SAH instead: it is small, or
-    /// it is down to one cell (and `task.level` is then [`SAH`]).
-    fn descend(&self, task: &mut Task) -> bool {
+    /// it is down to one cell.
+    fn descend(&self, task: &mut GridTask) -> bool {
         while task.end - task.start > GRID_LEAF && task.level < self.bits {
             let half = 1u32 << (self.bits - 1 - task.level);
             let split = self.offsets[(task.cell + half) as usize] as usize;
             let a = usize::from(self.axis[task.level as usize]);
-            let plane = 0.5 * (task.centres.min[a] + task.centres.max[a]);
-            task.level += 1;
+            let plane = 0.5 * (task.region.min[a] + task.region.max[a]);
             if split == task.start {
                 task.cell += half;
-                task.centres.min[a] = plane;
+                task.region.min[a] = plane;
             } else if split == task.end {
-                task.centres.max[a] = plane;
+                task.region.max[a] = plane;
             } else {
-                task.level -= 1;
                 return false;
             }
+            task.level += 1;
         }
-        task.level = SAH;
         true
     }
 
     /// The two grid tasks under grid node `node` made from `task`.
-    fn halves(&self, task: &Task, node: u32) -> (Task, Task) {
+    fn halves(&self, task: &GridTask, node: u32) -> (GridTask, GridTask) {
         let half = 1u32 << (self.bits - 1 - task.level);
         let split = self.offsets[(task.cell + half) as usize] as usize;
         let a = usize::from(self.axis[task.level as usize]);
-        let plane = 0.5 * (task.centres.min[a] + task.centres.max[a]);
-        let mut left = Task {
+        let plane = 0.5 * (task.region.min[a] + task.region.max[a]);
+        let mut left = GridTask {
+            region: task.region,
             start: task.start,
             end: split,
             parent: node,
             second: false,
-            centres: task.centres,
             level: task.level + 1,
             cell: task.cell,
-            grid_parent: true,
         };
-        let mut right = Task {
+        let mut right = GridTask {
             start: split,
-            second: true,
             end: task.end,
+            second: true,
             cell: task.cell + half,
             ..left
         };
-        left.centres.max[a] = plane;
-        right.centres.min[a] = plane;
+        left.region.max[a] = plane;
+        right.region.min[a] = plane;
         (left, right)
     }
 }
