@@ -248,7 +248,9 @@ impl SimplexX8 {
         // the vertices are far from the origin compared to the gap: bepu does the
         // same). Its weights: λ_i = n·(d_j × w)/|n|², λ_j = n·(w × d_i)/|n|²,
         // λ_w = 1 - λ_i - λ_j (the origin may stand in for its projection because
-        // they differ by a multiple of n, which the triple products ignore).
+        // they differ by a multiple of n, which the triple products ignore). Both
+        // triple products share one cross product: n·(d_j × w) = d_j·(w × n) and
+        // n·(w × d_i) = -d_i·(w × n).
         // `tet` collects, per face, the origin's barycentric weight of the vertex
         // opposite it: (signed distance of the origin) / (that of the vertex).
         let mut tet = [zero; 3];
@@ -260,8 +262,9 @@ impl SimplexX8 {
             let nn = n.length_squared();
             let nw = n.dot(w);
             let inv = one / nn;
-            let li = n.dot(d[j].cross(w)) * inv;
-            let lj = n.dot(w.cross(d[i])) * inv;
+            let wn = w.cross(n);
+            let li = d[j].dot(wn) * inv;
+            let lj = -d[i].dot(wn) * inv;
             let lw = one - li - lj;
             let p = n * (nw * inv);
             let pp = p.length_squared();
@@ -342,8 +345,8 @@ impl SimplexX8 {
             }
         }
 
-        // Triangles w p_i p_j: the weights' numerators n·(d_j × w), n·(w × d_i) and
-        // |n|² minus both must be positive. The origin's barycentric weight of the
+        // Triangles w p_i p_j: the weights' numerators n·(d_j × w) = d_j·(w × n),
+        // n·(w × d_i) = -d_i·(w × n) and |n|² minus both must be positive. The origin's barycentric weight of the
         // vertex opposite a face is positive when the origin and that vertex lie on
         // the same side of the face's plane: (n·w)(n·d_k) < 0.
         let mut opposite_side = [Mask8::NONE; 3];
@@ -354,8 +357,9 @@ impl SimplexX8 {
             let n = d[i].cross(d[j]);
             let nn = n.length_squared();
             let nw = n.dot(w);
-            let li = n.dot(d[j].cross(w));
-            let lj = n.dot(w.cross(d[i]));
+            let wn = w.cross(n);
+            let li = d[j].dot(wn);
+            let lj = -d[i].dot(wn);
             let lw = nn - li - lj;
             let scale = nw / nn;
             let p = n * scale;
