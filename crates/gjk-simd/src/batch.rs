@@ -817,9 +817,10 @@ fn run_query<Q: Query, S: Borrow<Shape> + Sync>(
         }
         Parallelism::Rayon { batches_per_task } => {
             // Two rounds: the blocks are planned in parallel, then the kernels run
-            // in tasks of `batches_per_task` batches cut from the buckets. Blocks stay large, so that a mixed block's buckets fill
-            // whole batches, while the tasks stay small enough to balance the
-            // threads (a thread that wakes late still finds work).
+            // in tasks of `batches_per_task` batches cut from the buckets. Blocks
+            // stay large, so that a mixed block's buckets fill whole batches,
+            // while the tasks stay small enough to balance the threads (a thread
+            // that wakes late still finds work).
             let plans: Vec<Plan> = (0..n.div_ceil(BLOCK))
                 .into_par_iter()
                 .map(|b| plan(b * BLOCK))

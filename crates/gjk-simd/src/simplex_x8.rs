@@ -59,7 +59,7 @@ const FACES: [(usize, usize, usize); 3] = [(0, 1, 2), (0, 2, 1), (1, 2, 0)];
 const SLIVER_SIN_SQ: f32 = 1e-2;
 
 /// The normal `d_i × d_j` of the triangle `w, w + d_i, w + d_j`, computed at its
-/// largest angle where the angle at `w` is small.
+/// largest angle where the angle at `w` is small, and its squared length.
 ///
 /// The three expressions are equal in exact arithmetic, but the direction error of
 /// a rounded cross product is about `f32::EPSILON / sin θ`, θ the angle between its
@@ -72,13 +72,18 @@ const SLIVER_SIN_SQ: f32 = 1e-2;
 /// one, the other two products are skipped (a uniform branch; each lane's
 /// choice depends on its own triangle only).
 #[inline(always)]
-fn triangle_normal(di: Vec3x8, dj: Vec3x8, ddi: f32x8, ddj: f32x8, active: Mask8) -> Vec3x8 {
+fn triangle_normal(
+    di: Vec3x8,
+    dj: Vec3x8,
+    ddi: f32x8,
+    ddj: f32x8,
+    active: Mask8,
+) -> (Vec3x8, f32x8) {
     let at_w = di.cross(dj);
-    let sliver = at_w
-        .length_squared()
-        .lt(f32x8::splat(SLIVER_SIN_SQ) * ddi * ddj);
+    let nn_w = at_w.length_squared();
+    let sliver = nn_w.lt(f32x8::splat(SLIVER_SIN_SQ) * ddi * ddj);
     if (sliver & active).none() {
-        return at_w;
+        return (at_w, nn_w);
     }
     let e = dj - di;
     let ee = e.length_squared();
@@ -88,7 +93,8 @@ fn triangle_normal(di: Vec3x8, dj: Vec3x8, ddi: f32x8, ddj: f32x8, active: Mask8
     let at_j = (-dj).cross(-e);
     let use_i = sliver & ddj.gt(ee) & ddj.ge(ddi);
     let use_j = sliver & ddi.gt(ee) & ddi.gt(ddj);
-    use_i.select(at_i, use_j.select(at_j, at_w))
+    let n = use_i.select(at_i, use_j.select(at_j, at_w));
+    (n, n.length_squared())
 }
 
 /// Up to three simplex vertices kept between iterations, per lane.
@@ -258,8 +264,7 @@ impl SimplexX8 {
             if (self.exists[i] & self.exists[j] & active).none() {
                 continue;
             }
-            let n = triangle_normal(d[i], d[j], dd[i], dd[j], active);
-            let nn = n.length_squared();
+            let (n, nn) = triangle_normal(d[i], d[j], dd[i], dd[j], active);
             let nw = n.dot(w);
             let inv = one / nn;
             let wn = w.cross(n);
@@ -346,9 +351,10 @@ impl SimplexX8 {
         }
 
         // Triangles w p_i p_j: the weights' numerators n·(d_j × w) = d_j·(w × n),
-        // n·(w × d_i) = -d_i·(w × n) and |n|² minus both must be positive. The origin's barycentric weight of the
-        // vertex opposite a face is positive when the origin and that vertex lie on
-        // the same side of the face's plane: (n·w)(n·d_k) < 0.
+        // n·(w × d_i) = -d_i·(w × n) and |n|² minus both must be positive. The
+        // origin's barycentric weight of the vertex opposite a face is positive
+        // when the origin and that vertex lie on the same side of the face's
+        // plane: (n·w)(n·d_k) < 0.
         let mut opposite_side = [Mask8::NONE; 3];
         for (i, j, k) in FACES {
             if (self.exists[i] & self.exists[j] & active).none() {
