@@ -71,9 +71,10 @@ pub enum Parallelism {
     /// Everything on the calling thread.
     Sequential,
     /// Tasks on the current rayon pool (use `rayon::ThreadPool::install` to
-    /// choose the thread count): blocks of 2048 consecutive pairs are bucketed
-    /// in parallel, then the buckets' batches run in tasks of at most
-    /// `batches_per_task` batches of eight pairs (one bucket's pairs each).
+    /// choose the thread count): each block of 2048 consecutive pairs is a task
+    /// that buckets its pairs, then runs its buckets' batches in nested tasks of
+    /// at most `batches_per_task` batches of eight pairs (one bucket's pairs
+    /// each).
     Rayon {
         /// Batches per kernel task (tasks at a bucket's end hold fewer): smaller
         /// tasks balance the threads better, larger ones amortize scheduling.
@@ -507,8 +508,9 @@ impl<T: Copy> OutSlots<T> {
     /// Slot `i` must not be written concurrently with any other access to it: the
     /// driver writes each slot once or twice, from one task at a time (an early
     /// answer from the task planning its block, then its kernel's from the task
-    /// running its bucket's slice; with rayon the two rounds are separated by a
-    /// fork-join). `T: Copy` has no drop, so overwriting leaks nothing.
+    /// running its bucket's slice; with rayon a block's kernel tasks are forked
+    /// after its planning has finished). `T: Copy` has no drop, so overwriting
+    /// leaks nothing.
     #[inline(always)]
     unsafe fn write(&self, i: usize, value: T) {
         assert!(i < self.len);
@@ -609,8 +611,8 @@ fn sat_prepass<Q: Query, S: Borrow<Shape>>(
         for (k, &i) in batch.iter().enumerate() {
             let answer = Q::answer(overlapping >> k & 1 == 1, Vec3::ZERO);
             // SAFETY: `i` lies in this task's slice, whose slots no other task
-            // touches in this round (see `run_query`); an undecided pair's slot
-            // is written again by its kernel, in this task.
+            // touches (see `run_query`); an undecided pair's slot is written
+            // again by its kernel, in this task.
             unsafe { out.write(i as usize, answer) };
             pending[n] = i;
             n += usize::from(decided >> k & 1 == 0);
@@ -637,7 +639,7 @@ where
         Q::run(&a, &pose_a, &b, &pose_b, batch.len(), |k, r| {
             // SAFETY: `batch` is a range of a block's `order`, which holds each
             // pair once; slices handed to different tasks are disjoint, and run
-            // after the planning round (see `run_query`).
+            // after their block's planning (see `run_query`).
             unsafe { out.write(batch[k] as usize, r) }
         });
     }
@@ -816,25 +818,27 @@ fn run_query<Q: Query, S: Borrow<Shape> + Sync>(
             }
         }
         Parallelism::Rayon { batches_per_task } => {
-            // Two rounds: the blocks are planned in parallel, then the kernels run
-            // in tasks of `batches_per_task` batches cut from the buckets. Blocks
-            // stay large, so that a mixed block's buckets fill whole batches,
-            // while the tasks stay small enough to balance the threads (a thread
-            // that wakes late still finds work).
-            let plans: Vec<Plan> = (0..n.div_ceil(BLOCK))
-                .into_par_iter()
-                .map(|b| plan(b * BLOCK))
-                .collect();
+            // Each block is a task that plans its pairs and then runs its kernels
+            // as nested tasks of `batches_per_task` batches cut from its buckets,
+            // while the block's shapes, poses and plan are still in the thread's
+            // cache. An idle thread steals the other half of a block's kernels or
+            // of the remaining blocks (rayon's join), so a thread that wakes late
+            // still finds work. Blocks stay large, so that a mixed block's buckets
+            // fill whole batches.
             let task = 8 * batches_per_task.max(1);
-            let slices: Vec<(usize, &[u32])> = plans
-                .iter()
-                .flat_map(|p| p.buckets())
-                .flat_map(|(key, idx)| idx.chunks(task).map(move |c| (key, c)))
-                .collect();
-            slices
-                .par_iter()
+            (0..n.div_ceil(BLOCK))
+                .into_par_iter()
                 .with_max_len(1)
-                .for_each(|&(key, idx)| run_slice::<Q, S>(&inputs, key, idx, options, &out));
+                .for_each(|b| {
+                    let block = plan(b * BLOCK);
+                    let slices: Vec<(usize, &[u32])> = block
+                        .buckets()
+                        .flat_map(|(key, idx)| idx.chunks(task).map(move |c| (key, c)))
+                        .collect();
+                    slices.par_iter().with_max_len(1).for_each(|&(key, idx)| {
+                        run_slice::<Q, S>(&inputs, key, idx, options, &out)
+                    });
+                });
         }
     }
     // SAFETY: the blocks cover 0..n exactly once, and every index of a block is
@@ -909,7 +913,7 @@ impl Candidates {
                 let k = bits.trailing_zeros() as usize;
                 let answer = Q::answer(overlapping >> k & 1 == 1, inside[k]);
                 // SAFETY: the pair lies in this task's block, whose slots no other
-                // task touches in the planning round (see `run_query`).
+                // task touches while it is planned (see `run_query`).
                 unsafe { out.write(idx[k] as usize, answer) };
                 bits &= bits - 1;
             }
@@ -991,8 +995,8 @@ fn plan_block<Q: Query, S: Borrow<Shape>>(
             let (pose_a, pose_b) = (&inputs.poses_a[i], &inputs.poses_b[i]);
             let (apart, overlap) = bounding_tests(&fa, pose_a, &fb, pose_b);
             // SAFETY: `i` lies in this task's block, whose slots no other task
-            // touches in the planning round (see `run_query`); an undecided
-            // pair's slot is written again by its kernel, in the next round.
+            // touches while it is planned (see `run_query`); an undecided pair's
+            // slot is written again by its kernel, after the planning.
             unsafe { out.write(i, Q::answer(overlap, Vec3::ZERO)) };
             Q::decides(u8::from(apart), u8::from(overlap)) != 0
         };
