@@ -266,6 +266,11 @@ where
             intersected |= converged & within_reach;
         }
         active = active.and_not(converged);
+        // A batch's last trip usually ends here, every lane converged or separated:
+        // the solve below would only compute what the masks then throw away.
+        if active.none() {
+            break;
+        }
 
         // The boolean query takes the lean sub-algorithm (no weights); distance
         // queries the weighted one, whose weights give the witness points.
