@@ -29,9 +29,11 @@ impl DynamicTree {
     /// scratch on the current rayon thread pool through an implicit 8-ary `f32x8` tree
     /// over the leaves in tree order (see `wide_pairs.rs`). The result, order included,
     /// is the same for any number of threads. The tree keeps the snapshot's buffers for
-    /// the next call (about 40 bytes per leaf), so repeated calls allocate little.
+    /// the next call (about 80 bytes per leaf in large trees, whose bucket array has
+    /// room to spare so that its parts fill in parallel), so repeated calls allocate
+    /// little.
     pub fn overlapping_pairs(&self) -> Vec<(u32, u32)> {
-        let snapshot = crate::wide_pairs::WideSnapshot::new(self, self.pair_buffers.take());
+        let mut snapshot = crate::wide_pairs::WideSnapshot::new(self, self.pair_buffers.take());
         let pairs = snapshot.pairs();
         self.pair_buffers.put(snapshot.into_buffers());
         pairs

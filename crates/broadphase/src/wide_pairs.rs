@@ -34,7 +34,11 @@ use crate::tree::{DynamicTree, NULL};
 
 /// Independent work items the parallel traversal aims for (a constant, so that the
 /// output order does not depend on the thread count).
-const PARALLEL_ITEMS: usize = 256;
+const PARALLEL_ITEMS: usize = 512;
+
+/// Top subtrees the region layout of the snapshot cuts a large tree into (see
+/// [`subtree_buckets`]).
+const TOPS: usize = 64;
 
 /// Trees with fewer buckets (about 8k leaves) are traversed as one work item.
 const SPLIT_MIN_BUCKETS: usize = 1024;
@@ -123,10 +127,16 @@ const EMIT_ROOM: usize = W * W + 4;
 
 impl Out {
     fn with_capacity(n: usize) -> Self {
-        Self {
-            buf: vec![(0, 0); n.max(EMIT_ROOM)],
-            len: 0,
+        Self::reusing(Vec::new(), n)
+    }
+
+    /// An empty output in `buf` (whose contents are overwritten), grown to `n` slots
+    /// if shorter.
+    fn reusing(mut buf: Vec<(u32, u32)>, n: usize) -> Self {
+        if buf.len() < n.max(EMIT_ROOM) {
+            buf.resize(n.max(EMIT_ROOM), (0, 0));
         }
+        Self { buf, len: 0 }
     }
 
     #[inline(always)]
@@ -311,23 +321,35 @@ impl WideNode {
     }
 }
 
-/// The two large buffers of a snapshot (buckets and payloads), kept by the tree between
-/// all-pairs calls. At 100k leaves they are 3 MiB that a fresh allocation would fault in
-/// page by page on every call, which on some systems (virtual machines in particular)
-/// costs as much as filling them. Behind a mutex so the tree stays `Sync`; a call that
-/// finds it busy (another thread's call) simply allocates.
+/// The large buffers of a snapshot, kept by the tree between all-pairs calls: buckets,
+/// payloads, and the level-1 and level-2 nodes of the region layout (see
+/// [`subtree_buckets`]).
 #[derive(Default)]
-pub(crate) struct Buffers(std::sync::Mutex<(Vec<WideNode>, Vec<u32>)>);
+pub(crate) struct Recycled {
+    buckets: Vec<WideNode>,
+    payload: Vec<u32>,
+    level1: Vec<WideNode>,
+    level2: Vec<WideNode>,
+    spare: Vec<Vec<(u32, u32)>>,
+}
+
+/// A snapshot's buffers between all-pairs calls. At 100k leaves they are several MiB
+/// that a fresh allocation would fault in page by page on every call, which on some
+/// systems (virtual machines in particular) costs as much as filling them. Behind a
+/// mutex so the tree stays `Sync`; a call that finds it busy (another thread's call)
+/// simply allocates.
+#[derive(Default)]
+pub(crate) struct Buffers(std::sync::Mutex<Recycled>);
 
 impl Buffers {
-    pub(crate) fn take(&self) -> (Vec<WideNode>, Vec<u32>) {
+    pub(crate) fn take(&self) -> Recycled {
         match self.0.try_lock() {
             Ok(mut b) => std::mem::take(&mut *b),
             Err(_) => Default::default(),
         }
     }
 
-    pub(crate) fn put(&self, buffers: (Vec<WideNode>, Vec<u32>)) {
+    pub(crate) fn put(&self, buffers: Recycled) {
         if let Ok(mut b) = self.0.try_lock() {
             *b = buffers;
         }
@@ -358,6 +380,10 @@ pub(crate) struct WideSnapshot {
     payload: Vec<u32>,
     /// The bounds of the root node (the last level's only node).
     root_bounds: Box6,
+    /// Leaves of the tree.
+    leaves: usize,
+    /// The parallel work items' output buffers, recycled between calls.
+    spare: Vec<Vec<(u32, u32)>>,
 }
 
 impl WideSnapshot {
@@ -370,23 +396,29 @@ impl WideSnapshot {
     /// average): tighter boxes than cutting the leaf sequence every eight leaves, which
     /// straddles subtrees (about 10% fewer bucket tests overall at 100k). Other trees
     /// are walked and cut every eight leaves.
-    pub(crate) fn new(
-        tree: &DynamicTree,
-        (mut buckets, mut payload): (Vec<WideNode>, Vec<u32>),
-    ) -> Self {
-        let mut level1 = None;
+    pub(crate) fn new(tree: &DynamicTree, bufs: Recycled) -> Self {
+        Self::with_regions(tree, bufs, REGION_LEAVES)
+    }
+
+    /// [`new`](Self::new) with regions sized for `per_bucket` leaves per bucket (tests
+    /// force the compact layout with large values).
+    fn with_regions(tree: &DynamicTree, mut bufs: Recycled, per_bucket: usize) -> Self {
+        let mut levels = Vec::new();
+        let mut payload = std::mem::take(&mut bufs.payload);
         if tree.preorder && tree.root == 0 {
-            level1 = subtree_buckets(tree, &mut buckets, &mut payload);
+            let upper = subtree_buckets(tree, &mut bufs, &mut payload, per_bucket);
+            levels.push(std::mem::take(&mut bufs.buckets));
+            if levels[0].len() > 1 {
+                levels.extend(upper);
+            }
         } else {
+            let mut buckets = std::mem::take(&mut bufs.buckets);
             buckets.clear();
             payload.clear();
             if tree.root != NULL {
                 walk_buckets(tree, &mut buckets, &mut payload);
             }
-        }
-        let mut levels = vec![buckets];
-        if let Some(level1) = level1.filter(|_| levels[0].len() > 1) {
-            levels.push(level1);
+            levels.push(buckets);
         }
         // Each level is 8 times smaller, so this runs about log8(leaves) times. A node's
         // box in its parent is the union of its children (the walk's buckets too).
@@ -405,6 +437,8 @@ impl WideSnapshot {
             levels,
             payload,
             root_bounds,
+            leaves: tree.len(),
+            spare: std::mem::take(&mut bufs.spare),
         }
     }
 
@@ -418,23 +452,34 @@ impl WideSnapshot {
     }
 
     /// The bucket and payload buffers, for the next snapshot.
-    pub(crate) fn into_buffers(mut self) -> (Vec<WideNode>, Vec<u32>) {
-        (std::mem::take(&mut self.levels[0]), self.payload)
+    pub(crate) fn into_buffers(mut self) -> Recycled {
+        let mut take = |k: usize| {
+            self.levels
+                .get_mut(k)
+                .map(std::mem::take)
+                .unwrap_or_default()
+        };
+        Recycled {
+            buckets: take(0),
+            level1: take(1),
+            level2: take(2),
+            payload: self.payload,
+            spare: self.spare,
+        }
     }
 
     /// All overlapping payload pairs `(p, q)`, `p < q`, on the current rayon pool; the
     /// output (order included) does not depend on the number of threads.
-    pub(crate) fn pairs(&self) -> Vec<(u32, u32)> {
+    pub(crate) fn pairs(&mut self) -> Vec<(u32, u32)> {
         if self.payload.is_empty() {
             return Vec::new();
         }
         let parallel = rayon::current_num_threads() > 1;
-        // About one overlap per leaf in the standard scenes (the payload array holds
-        // about 1.4 slots per leaf): the buffer is zeroed up front, so a much larger
-        // reserve costs a memset, a smaller one a copy when it doubles. In parallel,
-        // the work items fill their own buffers and this one only takes the few pairs
-        // met while splitting.
-        let mut out = Out::with_capacity(if parallel { 0 } else { self.payload.len() });
+        // About one overlap per leaf in the standard scenes: the buffer is zeroed up
+        // front, so a much larger reserve costs a memset, a smaller one a copy when it
+        // doubles. In parallel, the work items fill their own buffers and this one only
+        // takes the few pairs met while splitting.
+        let mut out = Out::with_capacity(if parallel { 0 } else { self.leaves * 3 / 2 });
         let top = (self.levels.len() - 1) as u32;
         let mut items = std::collections::VecDeque::from([(top, 0, 0)]);
         let mut pushed = Vec::new();
@@ -464,22 +509,41 @@ impl WideSnapshot {
             }
             return out.into_vec();
         }
-        // Each item's share of the usual output, so that few buffers grow.
-        let share = self.payload.len() / items.len().max(1);
-        let parts: Vec<Out> = items
+        // Each item's share of the usual output, so that few buffers grow. The buffers
+        // of the last call are reused: zeroing fresh ones cost about 1 MB of writes.
+        let share = self.leaves * 3 / 2 / items.len().max(1);
+        let mut spare = std::mem::take(&mut self.spare);
+        spare.resize_with(items.len(), Vec::new);
+        let this = &*self;
+        let mut parts: Vec<Out> = items
             .par_iter()
+            .zip(spare)
             .with_max_len(1)
-            .map(|&item| {
-                let mut part = Out::with_capacity(share);
-                self.drain(&mut vec![item], &mut part);
+            .map(|(&item, buf)| {
+                let mut part = Out::reusing(buf, share);
+                this.drain(&mut vec![item], &mut part);
                 part
             })
             .collect();
-        let mut all = Vec::with_capacity(out.len + parts.iter().map(|p| p.len).sum::<usize>());
-        all.extend_from_slice(out.pairs());
-        for part in &parts {
-            all.extend_from_slice(part.pairs());
+        // The parts are copied into place in parallel, each into its own slice of the
+        // output (a serial copy was about 0.05 ms at 100k).
+        let lens = std::iter::once(out.len).chain(parts.iter().map(|p| p.len));
+        let mut all = vec![(0, 0); lens.clone().sum::<usize>()];
+        let mut slices = Vec::with_capacity(parts.len() + 1);
+        let mut rest = &mut all[..];
+        for len in lens {
+            let (head, tail) = std::mem::take(&mut rest).split_at_mut(len);
+            slices.push(head);
+            rest = tail;
         }
+        let (first, others) = slices.split_first_mut().expect("one slice per part");
+        first.copy_from_slice(out.pairs());
+        others
+            .par_iter_mut()
+            .zip(&parts)
+            .with_min_len(16)
+            .for_each(|(dst, part)| dst.copy_from_slice(part.pairs()));
+        self.spare = parts.drain(..).map(|p| p.buf).collect();
         all
     }
 
@@ -656,15 +720,36 @@ impl WideSnapshot {
     }
 }
 
+/// Leaves per bucket that the regions of the region layout are sized for (see
+/// [`subtree_buckets`]): buckets hold about 5.7 leaves on average in the standard
+/// scenes, so a region has about 40% slack before rounding.
+const REGION_LEAVES: usize = 4;
+
 /// Buckets from the maximal subtrees of at most eight leaves of a tree laid out in
 /// depth-first preorder with the root at node 0. There, the subtree of node `n` with
 /// `l` leaves is the node range `n..n + 2l - 1`, its first child is `n + 1`, and its
-/// second child `c` has `l - (c - n) / 2` leaves: no counting pass is needed.
+/// second child `c` has `l - (c - n) / 2` leaves: no counting pass is needed. Returns
+/// the levels above the buckets that it built (level 1, and level 2 for the region
+/// layout).
+///
+/// Large trees use the *region layout*: the tree is cut into about 64 top subtrees (in
+/// tree order), each given a region of the bucket array sized from its leaf count
+/// (`leaves / per_bucket`, rounded up to 64 buckets so that its level-1 and level-2
+/// nodes are its own). Each top is walked for its bucket roots and filled in one pass,
+/// the tops in parallel on a pool: no top waits for another's bucket count, and the
+/// walk's reads are still in cache for the fill (a separate parallel walk took about
+/// as long as the fill, 0.3-0.5 ms at 100k, for a few percent of the arena). The rest
+/// of a region is a hole: its level-1 slots are empty boxes, which nothing overlaps, so
+/// its buckets (stale contents of a recycled buffer) are never read. The layout depends
+/// on the tree only, so the output is the same on any thread count. A top with more
+/// buckets than its region (a tree far from the standard scenes) sends the whole tree
+/// to the compact layout, one pass on the calling thread.
 fn subtree_buckets(
     tree: &DynamicTree,
-    buckets: &mut Vec<WideNode>,
+    bufs: &mut Recycled,
     payload: &mut Vec<u32>,
-) -> Option<Vec<WideNode>> {
+    per_bucket: usize,
+) -> Vec<Vec<WideNode>> {
     // `padded`: slots past the leaves already hold empty boxes and payload 0 (freshly
     // pushed nodes), so they need no second write.
     let fill =
@@ -686,35 +771,108 @@ fn subtree_buckets(
                 }
             }
         };
-    if rayon::current_num_threads() == 1 || tree.len() < SPLIT_MIN_BUCKETS * W {
-        // One pass: each bucket is filled as soon as its root is found, while the
-        // walk's reads of the nodes above it are still in cache, and goes straight
-        // into its level-1 node. Recycled buffers keep stale contents: every bucket is
-        // written in full.
-        buckets.clear();
-        payload.clear();
-        let mut level1 = Vec::with_capacity(tree.len().div_ceil(4 * W));
-        for root in RootWalk::new(tree, (0, tree.len())) {
-            let k = buckets.len();
-            buckets.push(WideNode::EMPTY);
-            payload.extend_from_slice(&[0; W]);
-            fill((&mut buckets[k], &mut payload[k * W..]), root, true);
-            if k.is_multiple_of(W) {
-                level1.push(WideNode::EMPTY);
-            }
-            // The subtree root's box contains the leaves (it is their union unless
-            // `enlarge` grew it), which is all the culling above needs.
-            level1[k / W].set_child_raw(k % W, &box6(&tree.nodes[root.0].aabb));
+    if tree.len() >= SPLIT_MIN_BUCKETS * W {
+        let tops = top_subtrees(tree);
+        let caps: Vec<usize> = tops
+            .iter()
+            .map(|&(_, l)| (l / per_bucket + 1).next_multiple_of(W * W))
+            .collect();
+        let total: usize = caps.iter().sum();
+        // Recycled buffers: after the first call on a tree, these only truncate or
+        // resize by nothing (every slot that is read is written below).
+        let buckets = &mut bufs.buckets;
+        buckets.truncate(total);
+        buckets.resize(total, WideNode::EMPTY);
+        payload.truncate(total * W);
+        payload.resize(total * W, 0);
+        let mut level1 = std::mem::take(&mut bufs.level1);
+        level1.truncate(total / W);
+        level1.resize(total / W, WideNode::EMPTY);
+        let mut level2 = std::mem::take(&mut bufs.level2);
+        level2.truncate(total / (W * W));
+        level2.resize(total / (W * W), WideNode::EMPTY);
+        let mut regions = Vec::with_capacity(tops.len());
+        let (mut bs, mut ps, mut u1, mut u2) = (
+            &mut buckets[..],
+            &mut payload[..],
+            &mut level1[..],
+            &mut level2[..],
+        );
+        for (&top, &cap) in tops.iter().zip(&caps) {
+            let (b, rest) = std::mem::take(&mut bs).split_at_mut(cap);
+            bs = rest;
+            let (p, rest) = std::mem::take(&mut ps).split_at_mut(cap * W);
+            ps = rest;
+            let (v1, rest) = std::mem::take(&mut u1).split_at_mut(cap / W);
+            u1 = rest;
+            let (v2, rest) = std::mem::take(&mut u2).split_at_mut(cap / (W * W));
+            u2 = rest;
+            regions.push((top, b, p, v1, v2));
         }
-        return Some(level1);
+        // Fills one top's region; false if its buckets do not fit.
+        let fill_top = |(top, b, p, v1, v2): (
+            _,
+            &mut [WideNode],
+            &mut [u32],
+            &mut [WideNode],
+            &mut [WideNode],
+        )| {
+            v1.fill(WideNode::EMPTY);
+            v2.fill(WideNode::EMPTY);
+            let mut k = 0;
+            for root in RootWalk::new(tree, top) {
+                if k == b.len() {
+                    return false;
+                }
+                fill((&mut b[k], &mut p[k * W..(k + 1) * W]), root, false);
+                // The subtree root's box contains the leaves (it is their union unless
+                // `enlarge` grew it), which is all the culling above needs.
+                v1[k / W].set_child_raw(k % W, &box6(&tree.nodes[root.0].aabb));
+                k += 1;
+            }
+            for (j, node) in v1[..k.div_ceil(W)].iter().enumerate() {
+                v2[j / W].set_child_raw(j % W, &node.union());
+            }
+            true
+        };
+        let fits = if rayon::current_num_threads() > 1 {
+            regions.into_par_iter().with_max_len(1).all(fill_top)
+        } else {
+            regions.into_iter().all(fill_top)
+        };
+        if fits {
+            return vec![level1, level2];
+        }
+        bufs.level1 = level1;
+        bufs.level2 = level2;
     }
-    // In parallel: the subtrees of the top levels (in tree order) are walked for
-    // their bucket roots, then chunks of whole level-1 nodes are filled, each bucket
-    // going into its level-1 node as above. Same buckets and nodes as one pass.
+    // The compact layout in one pass: each bucket is filled as soon as its root is
+    // found, while the walk's reads of the nodes above it are still in cache, and goes
+    // straight into its level-1 node. Recycled buffers keep stale contents: every
+    // bucket is written in full.
+    let buckets = &mut bufs.buckets;
+    buckets.clear();
+    payload.clear();
+    let mut level1 = Vec::with_capacity(tree.len().div_ceil(4 * W));
+    for root in RootWalk::new(tree, (0, tree.len())) {
+        let k = buckets.len();
+        buckets.push(WideNode::EMPTY);
+        payload.extend_from_slice(&[0; W]);
+        fill((&mut buckets[k], &mut payload[k * W..]), root, true);
+        if k.is_multiple_of(W) {
+            level1.push(WideNode::EMPTY);
+        }
+        level1[k / W].set_child_raw(k % W, &box6(&tree.nodes[root.0].aabb));
+    }
+    vec![level1]
+}
+
+/// About [`TOPS`] subtrees covering a preorder tree, in tree order: every
+/// subtree of more than W leaves is split in two, round after round.
+fn top_subtrees(tree: &DynamicTree) -> Vec<(usize, usize)> {
     let mut tops = vec![(0usize, tree.len())];
-    // Each round splits every subtree of more than W leaves in two (in order).
     for _ in 0..8 {
-        if tops.len() >= PARALLEL_ITEMS / 4 || tops.iter().all(|&(_, l)| l <= W) {
+        if tops.len() >= TOPS || tops.iter().all(|&(_, l)| l <= W) {
             break;
         }
         tops = tops
@@ -728,41 +886,7 @@ fn subtree_buckets(
             .flatten()
             .collect();
     }
-    let parts: Vec<Vec<(usize, usize)>> = tops
-        .par_iter()
-        .with_max_len(1)
-        .map(|&top| RootWalk::new(tree, top).collect())
-        .collect();
-    let roots: Vec<(usize, usize)> = parts.concat();
-    buckets.truncate(roots.len());
-    buckets.resize(roots.len(), WideNode::EMPTY);
-    payload.truncate(roots.len() * W);
-    payload.resize(roots.len() * W, 0);
-    let mut level1 = vec![WideNode::EMPTY; roots.len().div_ceil(W)];
-    // Filling is most of a snapshot's cost (it reads the whole arena); the buckets are
-    // disjoint, so chunks of them fill in parallel with the same result.
-    let chunk = roots
-        .len()
-        .div_ceil(PARALLEL_ITEMS)
-        .max(64)
-        .next_multiple_of(W);
-    buckets
-        .par_chunks_mut(chunk)
-        .zip(payload.par_chunks_mut(chunk * W))
-        .zip(roots.par_chunks(chunk))
-        .zip(level1.par_chunks_mut(chunk / W))
-        .for_each(|(((bs, ps), rs), up)| {
-            for (k, ((b, p), &r)) in bs
-                .iter_mut()
-                .zip(ps.chunks_exact_mut(W))
-                .zip(rs)
-                .enumerate()
-            {
-                fill((b, p), r, false);
-                up[k / W].set_child_raw(k % W, &box6(&tree.nodes[r.0].aabb));
-            }
-        });
-    Some(level1)
+    tops
 }
 
 /// The two children `(node, leaves)` of subtree `(n, l)` of a preorder arena, if it is
@@ -844,6 +968,73 @@ fn walk_buckets(tree: &DynamicTree, buckets: &mut Vec<WideNode>, payload: &mut V
         } else {
             stack.push(node.child2);
             stack.push(node.child1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::random_box;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    fn pool(threads: usize) -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+    }
+
+    /// The region layout (regions as sized, generous, and too small so that the tree
+    /// falls back to the compact layout) on 1 to 3 threads, on repeated calls reusing
+    /// the buffers, against the binary traversal; each layout's order is the same on
+    /// every thread count.
+    #[test]
+    fn region_and_compact_layouts_on_any_thread_count() {
+        let mut rng = ChaCha8Rng::seed_from_u64(700);
+        // Tops of about 900 leaves: more than 64 buckets each, so that regions sized
+        // for 64 leaves per bucket overflow.
+        let n = 60_000;
+        let side = (4.0 * n as f32).cbrt();
+        let boxes: Vec<_> = (0..n)
+            .map(|_| random_box(&mut rng, side, 0.25..0.75))
+            .collect();
+        let (tree, _) = DynamicTree::from_aabbs(&boxes);
+        assert!(tree.preorder && tree.len() >= SPLIT_MIN_BUCKETS * W);
+        let mut expected = Vec::new();
+        tree.for_each_overlapping_pair(|a, b| expected.push((a, b)));
+        expected.sort_unstable();
+        let roots = RootWalk::new(&tree, (0, tree.len())).count();
+        let pools: Vec<_> = [1, 2, 3].into_iter().map(pool).collect();
+        for per_bucket in [REGION_LEAVES, 1, 64] {
+            let mut bufs = Recycled::default();
+            let mut first: Option<Vec<(u32, u32)>> = None;
+            for round in 0..2 {
+                for p in &pools {
+                    let mut snapshot = WideSnapshot::with_regions(&tree, bufs, per_bucket);
+                    assert_eq!(
+                        snapshot.levels[0].len() == roots,
+                        per_bucket == 64,
+                        "per_bucket {per_bucket}: compact layout exactly on overflow"
+                    );
+                    let pairs = p.install(|| snapshot.pairs());
+                    bufs = snapshot.into_buffers();
+                    match &first {
+                        None => {
+                            let mut sorted = pairs.clone();
+                            sorted.sort_unstable();
+                            assert_eq!(sorted, expected, "per_bucket {per_bucket}");
+                            first = Some(pairs);
+                        }
+                        Some(f) => assert!(
+                            *f == pairs,
+                            "per_bucket {per_bucket}, round {round}, {} threads: order differs",
+                            p.current_num_threads()
+                        ),
+                    }
+                }
+            }
         }
     }
 }
