@@ -387,3 +387,52 @@ fn api_edge_cases() {
     let d = distance_batch(&[&s], &[big], &[&s], &[small], Parallelism::Sequential).unwrap();
     assert_ne!(d[0].status, gjk_core::Status::Converged);
 }
+
+/// The driver writes each distance answer as machine words in `Distance`'s field
+/// order (two vector stores a pair): every field must come out as the kernel's
+/// lane has it, iteration counts and statuses included (an invalid lane among
+/// them: a relative pose that overflows f32).
+#[test]
+fn driver_writes_the_kernels_answers_field_by_field() {
+    let mut rng = common::rng(0x5107);
+    let boxes: [Cuboid; 8] = std::array::from_fn(|_| {
+        Cuboid::new(Vec3::new(
+            rng.random_range(0.1..2.0),
+            rng.random_range(0.1..2.0),
+            rng.random_range(0.1..2.0),
+        ))
+        .unwrap()
+    });
+    let mut poses = |k: usize| {
+        let t = Vec3::new(
+            rng.random_range(-3.0..3.0),
+            rng.random_range(-3.0..3.0),
+            rng.random_range(-3.0..3.0),
+        );
+        // Lane 6: each pose finite, B - A overflows.
+        let t = if k == 6 { t.normalize() * 3e38 } else { t };
+        (
+            at(common::rotation(&mut rng), t),
+            at(common::rotation(&mut rng), -t),
+        )
+    };
+    let (pa, pb): (Vec<Pose>, Vec<Pose>) = (0..8).map(&mut poses).unzip();
+    let shapes: Vec<Shape> = boxes.iter().map(|&b| Shape::Cuboid(b)).collect();
+    let options = gjk_simd::BatchOptions {
+        parallelism: Parallelism::Sequential,
+        early_outs: false,
+        closed_forms: false,
+    };
+    let d = gjk_simd::distance_batch_with(&shapes, &pa, &shapes, &pb, options).unwrap();
+    let cub = CuboidX8::from_array(boxes);
+    let (wa, wb) = (
+        PoseX8::from_array(pa.clone().try_into().unwrap()),
+        PoseX8::from_array(pb.clone().try_into().unwrap()),
+    );
+    let r = distance_x8(&cub, &wa, &cub, &wb, Mask8::ALL);
+    assert_eq!(r.status[6], LaneStatus::InvalidInput);
+    assert!(r.iterations.iter().any(|&it| it > 2));
+    for (k, dk) in d.iter().enumerate() {
+        assert_eq!(bits_d(dk), bits_d(&r.lane(k)), "lane {k}");
+    }
+}

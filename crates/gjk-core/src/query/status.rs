@@ -2,7 +2,11 @@
 
 /// How a query's iteration ended. Every loop in the queries is capped; a capped
 /// query still returns its best answer so far, marked so the caller can tell.
+///
+/// One byte, its variants numbered 0 to 3 in this order (`repr(u8)`), so that
+/// batch drivers can write a whole [`crate::Distance`] as machine words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum Status {
     /// A termination test passed: the answer is within the tolerances of
     /// [`crate::tolerance`].
