@@ -452,14 +452,15 @@ pub fn distance_x8<A: SupportMapX8, B: SupportMapX8>(
         &cores,
         margins,
         touch,
-        pose_a,
+        Some(pose_a),
         valid,
         out.iterations,
         out.status,
     )
 }
 
-/// The closest points of two cores, in A's frame, as a distance query found them.
+/// The closest points of two cores, in A's frame (or in world space, see
+/// [`finish_distance`]), as a distance query found them.
 pub(crate) struct CoreClosest {
     /// The point of A's core closest to B's.
     pub core_a: Vec3x8,
@@ -476,12 +477,15 @@ pub(crate) struct CoreClosest {
 /// subtracted, the witness points pushed out along the normal by each margin,
 /// touching lanes given distance 0 and a point inside both shapes, everything in
 /// world space, invalid lanes NaN. Shared by GJK and the closed-form kernels so
-/// that they follow `gjk-core`'s conventions in one place.
+/// that they follow `gjk-core`'s conventions in one place. The cores are in the
+/// frame of `pose_a`, or already in world space when it is `None` (two point
+/// cores need no rotation).
+#[inline(always)]
 pub(crate) fn finish_distance(
     cores: &CoreClosest,
     (ma, mb): (f32x8, f32x8),
     touch: f32x8,
-    pose_a: &PoseX8,
+    pose_a: Option<&PoseX8>,
     valid: Mask8,
     iterations: f32x8,
     status: [LaneStatus; 8],
@@ -499,8 +503,9 @@ pub(crate) fn finish_distance(
         (core_a + core_b) * f32x8::splat(0.5),
     );
     let n = -cores.v * (f32x8::ONE / core_distance);
-    let rot_a = pose_a.rotation_matrix();
-    let world = |p: Vec3x8| rot_a.mul_vec3(p) + pose_a.translation;
+    let frame = pose_a.map(|pose| (pose.rotation_matrix(), pose.translation));
+    let rotate = |d: Vec3x8| frame.as_ref().map_or(d, |(rot, _)| rot.mul_vec3(d));
+    let world = |p: Vec3x8| frame.as_ref().map_or(p, |(rot, t)| rot.mul_vec3(p) + *t);
     let local_a = touching.select(inside, n.mul_add(ma, core_a));
     let local_b = touching.select(inside, (-n).mul_add(mb, core_b));
     let invalid = !valid;
@@ -509,7 +514,7 @@ pub(crate) fn finish_distance(
         distance: invalid.select(f32x8::splat(f32::NAN), touching.select(zero, gap)),
         point_a: invalid.select(nan, world(local_a)),
         point_b: invalid.select(nan, world(local_b)),
-        normal: (touching | invalid).select(Vec3x8::ZERO, rot_a.mul_vec3(n)),
+        normal: (touching | invalid).select(Vec3x8::ZERO, rotate(n)),
         iterations: iteration_counts(iterations),
         status,
     }

@@ -45,8 +45,15 @@ impl<S: SegmentCoreX8> SegmentCoreX8 for RoundedX8<S> {
     }
 }
 
-/// Where the closest points of the cores lie, in A's frame, and which lanes hold
-/// finite data.
+/// Whether both kinds have point cores (two balls): their closest points are
+/// their centres, in any frame, so the kernels work in world space and rotate
+/// nothing.
+const fn point_cores<A: SupportMapX8, B: SupportMapX8>() -> bool {
+    A::POINT_CORE && B::POINT_CORE
+}
+
+/// Where the closest points of the cores lie, in A's frame (in world space for
+/// two point cores, see [`point_cores`]), and which lanes hold finite data.
 #[inline(always)]
 fn closest_cores<A: SegmentCoreX8, B: SegmentCoreX8>(
     a: &A,
@@ -56,6 +63,31 @@ fn closest_cores<A: SegmentCoreX8, B: SegmentCoreX8>(
     lanes: Mask8,
 ) -> (CoreClosest, Mask8, f32x8) {
     let zero = f32x8::ZERO;
+    let scale = a.bounding_radius() + b.bounding_radius();
+    let touch = f32x8::splat(TOUCH_TOLERANCE) * scale;
+    if point_cores::<A, B>() {
+        let (core_a, core_b) = (pose_a.translation, pose_b.translation);
+        let v = core_a - core_b;
+        // The same inputs as `pair_frame` checks, the offset in world space.
+        let valid = lanes
+            & pose_a.finite()
+            & pose_b.finite()
+            & v.finite()
+            & a.finite()
+            & b.finite()
+            & a.margin().finite()
+            & b.margin().finite()
+            & scale.finite();
+        let vv = v.length_squared();
+        let core_distance = vv.le(touch * touch).select(zero, vv.sqrt());
+        let cores = CoreClosest {
+            core_a,
+            core_b,
+            v,
+            core_distance,
+        };
+        return (cores, valid, touch);
+    }
     // B's segment direction is its Y axis in A's frame (a point core skips the
     // rotation: its half length is 0).
     let (b_to_a, c, valid) = pair_frame(a, pose_a, b, pose_b, lanes);
@@ -84,8 +116,6 @@ fn closest_cores<A: SegmentCoreX8, B: SegmentCoreX8>(
     let core_b = u.mul_add(t, c);
     let v = core_a - core_b;
     let vv = v.length_squared();
-    let scale = a.bounding_radius() + b.bounding_radius();
-    let touch = f32x8::splat(TOUCH_TOLERANCE) * scale;
     // The cores overlap (touch) within the touch tolerance, as in GJK.
     let core_distance = vv.le(touch * touch).select(zero, vv.sqrt());
     let cores = CoreClosest {
@@ -109,7 +139,9 @@ pub fn segments_distance_x8<A: SegmentCoreX8, B: SegmentCoreX8>(
     let (cores, valid, touch) = closest_cores(a, pose_a, b, pose_b, lanes);
     let status = statuses(!valid, Mask8::NONE, Mask8::NONE);
     let margins = (a.margin(), b.margin());
-    finish_distance(&cores, margins, touch, pose_a, valid, f32x8::ZERO, status)
+    // Two point cores were met in world space already.
+    let frame = (!point_cores::<A, B>()).then_some(pose_a);
+    finish_distance(&cores, margins, touch, frame, valid, f32x8::ZERO, status)
 }
 
 /// [`crate::intersects_x8`] for point and segment cores, in closed form: the
