@@ -8,6 +8,8 @@
 //! [reps] [threads]`, `... frame [N] [frames] [margin_fraction] [threads]`, or
 //! `... join [N] [reps] [threads]` (the cost of an empty fork-join on a pool, right
 //! after another one and after 300 us idle: what each parallel section of a frame pays).
+//! `BP_SCENE=bench` draws the criterion bench's boxes instead (same distribution, other
+//! random numbers: the 2-thread all-pairs figures of the old code differed by 15%).
 use broadphase::{Aabb, DynamicTree};
 use glam::Vec3;
 use rand::{Rng, SeedableRng};
@@ -21,21 +23,40 @@ fn main() {
     let reps: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(20);
     let mut rng = ChaCha8Rng::seed_from_u64(42);
     let side = (4.0 * n as f32).cbrt();
-    let boxes: Vec<Aabb> = (0..n)
-        .map(|_| {
-            let c = Vec3::new(
-                rng.random_range(0.0..side),
-                rng.random_range(0.0..side),
-                rng.random_range(0.0..side),
-            );
-            let h = Vec3::new(
-                rng.random_range(0.25..0.75),
-                rng.random_range(0.25..0.75),
-                rng.random_range(0.25..0.75),
-            );
-            Aabb::from_center_half_extents(c, h).unwrap()
-        })
-        .collect();
+    // `BP_SCENE=bench`: the criterion bench's scene (seed 42, all centres drawn first,
+    // then all half extents), to compare with its figures on the same tree.
+    let bench_scene = std::env::var("BP_SCENE").is_ok_and(|v| v == "bench");
+    let boxes: Vec<Aabb> = if bench_scene {
+        let mut rng = ChaCha8Rng::seed_from_u64(42);
+        let mut v = |lo: f32, hi: f32| {
+            Vec3::new(
+                rng.random_range(lo..hi),
+                rng.random_range(lo..hi),
+                rng.random_range(lo..hi),
+            )
+        };
+        let centres: Vec<Vec3> = (0..n).map(|_| v(0.0, side)).collect();
+        let half: Vec<Vec3> = (0..n).map(|_| v(0.25, 0.75)).collect();
+        (0..n)
+            .map(|i| Aabb::from_center_half_extents(centres[i], half[i]).unwrap())
+            .collect()
+    } else {
+        (0..n)
+            .map(|_| {
+                let c = Vec3::new(
+                    rng.random_range(0.0..side),
+                    rng.random_range(0.0..side),
+                    rng.random_range(0.0..side),
+                );
+                let h = Vec3::new(
+                    rng.random_range(0.25..0.75),
+                    rng.random_range(0.25..0.75),
+                    rng.random_range(0.25..0.75),
+                );
+                Aabb::from_center_half_extents(c, h).unwrap()
+            })
+            .collect()
+    };
     if what == "frame" {
         let frac: f32 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(0.2);
         let threads: usize = args.get(5).and_then(|s| s.parse().ok()).unwrap_or(1);
