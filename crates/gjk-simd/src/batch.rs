@@ -820,6 +820,25 @@ fn counting_sort<const BINS: usize>(
     start
 }
 
+/// [`counting_sort`] for keys that rarely repeat in a row (hash bins): a plain
+/// histogram, one counter a key, where counting runs would mispredict the end
+/// of almost every run.
+fn scattered_counting_sort<const BINS: usize>(keys: &[u8], items: &[u32], sorted: &mut [u32]) {
+    let mut next = [0u32; BINS];
+    for &k in keys {
+        next[k as usize] += 1;
+    }
+    let mut sum = 0;
+    for s in next.iter_mut() {
+        (*s, sum) = (sum, sum + *s);
+    }
+    for (&k, &item) in keys.iter().zip(items) {
+        let s = &mut next[k as usize];
+        sorted[*s as usize] = item;
+        *s += 1;
+    }
+}
+
 fn run_query<Q: Query, S: Borrow<Shape> + Sync>(
     shapes_a: &[S],
     poses_a: &[Pose],
@@ -1083,7 +1102,7 @@ fn plan_block<Q: Query, S: Borrow<Shape>>(
                 .map(|&i| hull_bin(sa[i as usize].borrow(), sb[i as usize].borrow()))
                 .collect();
             let unsorted = idx.to_vec();
-            counting_sort::<HULL_BINS>(&bins, |j| unsorted[j], idx);
+            scattered_counting_sort::<HULL_BINS>(&bins, &unsorted, idx);
         }
     }
     Plan { order, buckets }
