@@ -352,12 +352,20 @@ pub(crate) fn pair_frame<A: SupportMapX8, B: SupportMapX8>(
         & pose_b.finite()
         & b_to_a.finite()
         & offset.finite()
-        & a.finite()
+        & shapes_finite(a, b);
+    (b_to_a, offset, valid)
+}
+
+/// The lanes where both shapes' data, margins and bounding radii (and their sum,
+/// the tolerances' scale) are finite: the shape half of every kernel's input
+/// check.
+#[inline(always)]
+pub(crate) fn shapes_finite<A: SupportMapX8, B: SupportMapX8>(a: &A, b: &B) -> Mask8 {
+    a.finite()
         & b.finite()
         & a.margin().finite()
         & b.margin().finite()
-        & (a.bounding_radius() + b.bounding_radius()).finite();
-    (b_to_a, offset, valid)
+        & (a.bounding_radius() + b.bounding_radius()).finite()
 }
 
 /// The pair set up in A's frame: Minkowski support, lanes with finite input.

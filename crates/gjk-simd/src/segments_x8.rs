@@ -12,7 +12,7 @@ use gjk_core::tolerance::TOUCH_TOLERANCE;
 use wide::f32x8;
 
 use crate::gjk_x8::{
-    CoreClosest, DistanceX8, IntersectionX8, finish_distance, pair_frame, statuses,
+    CoreClosest, DistanceX8, IntersectionX8, finish_distance, pair_frame, shapes_finite, statuses,
 };
 use crate::math::{CmpX8, Mask8, PoseX8, Vec3x8};
 use crate::shapes::{CapsuleX8, RoundedX8, SphereX8, SupportMapX8};
@@ -65,29 +65,42 @@ fn closest_cores<A: SegmentCoreX8, B: SegmentCoreX8>(
     let zero = f32x8::ZERO;
     let scale = a.bounding_radius() + b.bounding_radius();
     let touch = f32x8::splat(TOUCH_TOLERANCE) * scale;
-    if point_cores::<A, B>() {
+    let (core_a, core_b, valid) = if point_cores::<A, B>() {
         let (core_a, core_b) = (pose_a.translation, pose_b.translation);
-        let v = core_a - core_b;
         // The same inputs as `pair_frame` checks, the offset in world space.
         let valid = lanes
             & pose_a.finite()
             & pose_b.finite()
-            & v.finite()
-            & a.finite()
-            & b.finite()
-            & a.margin().finite()
-            & b.margin().finite()
-            & scale.finite();
-        let vv = v.length_squared();
-        let core_distance = vv.le(touch * touch).select(zero, vv.sqrt());
-        let cores = CoreClosest {
-            core_a,
-            core_b,
-            v,
-            core_distance,
-        };
-        return (cores, valid, touch);
-    }
+            & (core_b - core_a).finite()
+            & shapes_finite(a, b);
+        (core_a, core_b, valid)
+    } else {
+        segment_closest_points(a, pose_a, b, pose_b, lanes)
+    };
+    let v = core_a - core_b;
+    let vv = v.length_squared();
+    // The cores overlap (touch) within the touch tolerance, as in GJK.
+    let core_distance = vv.le(touch * touch).select(zero, vv.sqrt());
+    let cores = CoreClosest {
+        core_a,
+        core_b,
+        v,
+        core_distance,
+    };
+    (cores, valid, touch)
+}
+
+/// The closest points of two segment cores, in A's frame, and the lanes with
+/// finite input.
+#[inline(always)]
+fn segment_closest_points<A: SegmentCoreX8, B: SegmentCoreX8>(
+    a: &A,
+    pose_a: &PoseX8,
+    b: &B,
+    pose_b: &PoseX8,
+    lanes: Mask8,
+) -> (Vec3x8, Vec3x8, Mask8) {
+    let zero = f32x8::ZERO;
     // B's segment direction is its Y axis in A's frame (a point core skips the
     // rotation: its half length is 0).
     let (b_to_a, c, valid) = pair_frame(a, pose_a, b, pose_b, lanes);
@@ -112,19 +125,7 @@ fn closest_cores<A: SegmentCoreX8, B: SegmentCoreX8>(
     let clamped = !t.same(t_raw);
     let s = clamped.select((g + k * t).max(-ha).min(ha), s1);
 
-    let core_a = Vec3x8::new(zero, s, zero);
-    let core_b = u.mul_add(t, c);
-    let v = core_a - core_b;
-    let vv = v.length_squared();
-    // The cores overlap (touch) within the touch tolerance, as in GJK.
-    let core_distance = vv.le(touch * touch).select(zero, vv.sqrt());
-    let cores = CoreClosest {
-        core_a,
-        core_b,
-        v,
-        core_distance,
-    };
-    (cores, valid, touch)
+    (Vec3x8::new(zero, s, zero), u.mul_add(t, c), valid)
 }
 
 /// [`crate::distance_x8`] for point and segment cores, in closed form: the same
