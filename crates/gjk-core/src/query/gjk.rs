@@ -23,7 +23,7 @@ pub struct Intersection {
 /// What [`distance`] found. All points and directions are in world space.
 ///
 /// The fields are laid out in this order (`repr(C)`): twelve 32-bit words, the
-/// status in the low byte of the last, so that batch drivers can write a whole
+/// status in the first byte of the last, so that batch drivers can write a whole
 /// answer with two vector stores.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[repr(C)]
