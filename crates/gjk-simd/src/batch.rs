@@ -562,7 +562,7 @@ impl OutSlots<Distance> {
         let tail = f32x8::transpose([n.y, n.z, word(r.iterations), status, zero, zero, zero, zero]);
         for (k, &i) in batch.iter().enumerate() {
             assert!((i as usize) < self.len);
-            let tail: [f32; 4] = tail[k].to_array()[..4].try_into().unwrap_or_default();
+            let [t0, t1, t2, t3, ..] = tail[k].to_array();
             // SAFETY: in bounds (checked above) and exclusive by the caller's
             // contract. The slot's 48 bytes receive the twelve words of lane `k`
             // in the field order of `Distance` (asserted above): floats for the
@@ -572,7 +572,10 @@ impl OutSlots<Distance> {
             unsafe {
                 let words = self.ptr.add(i as usize).cast::<f32>();
                 words.cast::<[f32; 8]>().write_unaligned(head[k].to_array());
-                words.add(8).cast::<[f32; 4]>().write_unaligned(tail);
+                words
+                    .add(8)
+                    .cast::<[f32; 4]>()
+                    .write_unaligned([t0, t1, t2, t3]);
             }
         }
     }
@@ -803,10 +806,7 @@ fn counting_sort<const BINS: usize>(
 ) -> [usize; BINS] {
     let mut start = [0usize; BINS];
     for_each_run(keys, |k, len| start[k as usize] += len);
-    let mut sum = 0;
-    for s in start.iter_mut() {
-        (*s, sum) = (sum, sum + *s);
-    }
+    counts_to_starts(&mut start);
     let mut next = start;
     let mut j = 0;
     for_each_run(keys, |k, len| {
@@ -824,18 +824,24 @@ fn counting_sort<const BINS: usize>(
 /// histogram, one counter a key, where counting runs would mispredict the end
 /// of almost every run.
 fn scattered_counting_sort<const BINS: usize>(keys: &[u8], items: &[u32], sorted: &mut [u32]) {
-    let mut next = [0u32; BINS];
+    let mut next = [0usize; BINS];
     for &k in keys {
         next[k as usize] += 1;
     }
-    let mut sum = 0;
-    for s in next.iter_mut() {
-        (*s, sum) = (sum, sum + *s);
-    }
+    counts_to_starts(&mut next);
     for (&k, &item) in keys.iter().zip(items) {
         let s = &mut next[k as usize];
-        sorted[*s as usize] = item;
+        sorted[*s] = item;
         *s += 1;
+    }
+}
+
+/// Turns per-bin counts into where each bin starts (an exclusive prefix sum).
+#[inline(always)]
+fn counts_to_starts<const BINS: usize>(counts: &mut [usize; BINS]) {
+    let mut sum = 0;
+    for c in counts.iter_mut() {
+        (*c, sum) = (sum, sum + *c);
     }
 }
 

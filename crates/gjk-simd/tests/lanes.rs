@@ -394,7 +394,8 @@ fn api_edge_cases() {
 /// them: a relative pose that overflows f32).
 #[test]
 fn driver_writes_the_kernels_answers_field_by_field() {
-    let mut rng = common::rng(0x5107);
+    let seed = 0x5107;
+    let mut rng = common::rng(seed);
     let boxes: [Cuboid; 8] = std::array::from_fn(|_| {
         Cuboid::new(Vec3::new(
             rng.random_range(0.1..2.0),
@@ -433,6 +434,6 @@ fn driver_writes_the_kernels_answers_field_by_field() {
     assert_eq!(r.status[6], LaneStatus::InvalidInput);
     assert!(r.iterations.iter().any(|&it| it > 2));
     for (k, dk) in d.iter().enumerate() {
-        assert_eq!(bits_d(dk), bits_d(&r.lane(k)), "lane {k}");
+        assert_eq!(bits_d(dk), bits_d(&r.lane(k)), "seed {seed:#x}, lane {k}");
     }
 }
