@@ -27,7 +27,7 @@ fn main() {
     // then all half extents), to compare with its figures on the same tree.
     let bench_scene = std::env::var("BP_SCENE").is_ok_and(|v| v == "bench");
     let boxes: Vec<Aabb> = if bench_scene {
-        let mut rng = ChaCha8Rng::seed_from_u64(42);
+        // The same seed-42 stream as the bench; the frames' moves follow the scene.
         let mut v = |lo: f32, hi: f32| {
             Vec3::new(
                 rng.random_range(lo..hi),

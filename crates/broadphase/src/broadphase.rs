@@ -29,11 +29,18 @@ use rayon::prelude::*;
 use crate::{Aabb, DynamicTree, Error, LeafId, Ray};
 
 /// Moved proxies per parallel work item in [`Broadphase::update`]. A frame of 100k
-/// proxies has about 300 escapes; chunks of 16 balance two threads better than 32 (9
-/// chunks split 5/4), while still holding the 8 queries that `query_many` interleaves:
-/// the parallel query section 0.42-0.47 -> 0.39-0.41 ms on 2 threads, `update` 0.56-0.60
-/// -> 0.53-0.57 ms (`profile_ops frame`, medians); one thread runs one chunk.
+/// proxies has about 300 escapes; chunks of 16 (about 19) balance two threads better
+/// than chunks of 32 (about 9, split 5/4), while each still holds whole groups of the
+/// [`QUERY_GROUP`] queries that `query_many` interleaves: the parallel query section
+/// 0.42-0.47 -> 0.39-0.41 ms on 2 threads, `update` 0.56-0.60 -> 0.53-0.57 ms
+/// (`profile_ops frame`, medians); one thread runs one chunk.
 const CHUNK: usize = 16;
+
+/// Queries that [`query_chunk`] runs interleaved through `query_many` (one traversal
+/// stack each).
+const QUERY_GROUP: usize = 8;
+
+const _: () = assert!(CHUNK.is_multiple_of(QUERY_GROUP));
 
 /// A generational handle to a proxy of a [`Broadphase`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -260,8 +267,7 @@ fn query_chunk(
     partners: &[Vec<u32>],
     chunk: &[u32],
 ) -> ChunkResult {
-    const K: usize = 8;
-    let mut stacks: [Vec<u32>; K] = std::array::from_fn(|_| Vec::with_capacity(64));
+    let mut stacks: [Vec<u32>; QUERY_GROUP] = std::array::from_fn(|_| Vec::with_capacity(64));
     // Hits as (query, partner), sorted afterwards into one sorted list per query.
     let mut hits: Vec<(u32, u32)> = Vec::with_capacity(chunk.len() * 8);
     tree.query_many(
