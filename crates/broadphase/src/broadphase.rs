@@ -24,6 +24,8 @@
 //! `remove` calls; nothing depends on the thread count, the tree's shape or the order
 //! of moves between two updates.
 
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
 use rayon::prelude::*;
 
 use crate::{Aabb, DynamicTree, Error, LeafId, Ray};
@@ -202,10 +204,9 @@ pub struct Broadphase<T> {
     ended: Vec<Pair>,
     pair_count: usize,
     len: usize,
-    /// Batch sizes from which the parallel paths run (the constants below; unit tests
-    /// lower them to cover those paths on small scenes).
+    /// Batch size from which `move_proxies` runs in parallel ([`MOVE_PARALLEL_MIN`];
+    /// unit tests lower it to cover that path on small scenes).
     move_parallel_min: usize,
-    apply_parallel_min: usize,
 }
 
 impl<T> Default for Broadphase<T> {
@@ -231,13 +232,48 @@ struct Hot {
 /// What one chunk of moved proxies produced in the parallel phase of
 /// [`Broadphase::update`]: new partner lists, and the pair changes they imply.
 struct ChunkResult {
-    /// New partner lists, concatenated, one per proxy in chunk order.
-    partners: Vec<u32>,
-    lens: Vec<u32>,
+    /// The chunk's moved proxies with their new partner lists (in the allocations of
+    /// their old lists).
+    lists: Vec<(u32, Vec<u32>)>,
     began: Vec<Pair>,
     ended: Vec<Pair>,
     /// Edits of unmoved proxies' partner lists.
     patches: Vec<Patch>,
+}
+
+/// The pair state that [`Broadphase::update`] applies each [`ChunkResult`] to. Results
+/// may be applied in any order with the same outcome: a moved proxy's list is replaced
+/// by its own result only, each patch inserts or removes a distinct moved proxy in a
+/// sorted list (such edits commute), the pair count is a sum and the began and ended
+/// lists are sorted afterwards. So the parallel phase applies results as chunks
+/// finish, in whatever order, and the pair state does not depend on the thread count.
+struct Applier<'a> {
+    partners: &'a mut [Vec<u32>],
+    began: &'a mut Vec<Pair>,
+    ended: &'a mut Vec<Pair>,
+    pair_count: &'a mut usize,
+}
+
+impl Applier<'_> {
+    fn apply(&mut self, r: ChunkResult) {
+        for (p, list) in r.lists {
+            self.partners[p as usize] = list;
+        }
+        for patch in &r.patches {
+            let list = &mut self.partners[patch.q as usize];
+            match (list.binary_search(&patch.p), patch.began) {
+                (Err(at), true) => list.insert(at, patch.p),
+                (Ok(at), false) => {
+                    list.remove(at);
+                }
+                _ => {}
+            }
+        }
+        *self.pair_count += r.began.len();
+        *self.pair_count -= r.ended.len();
+        self.began.extend_from_slice(&r.began);
+        self.ended.extend_from_slice(&r.ended);
+    }
 }
 
 /// Add (`began`) or remove moved proxy `p` in the partner list of unmoved proxy `q`.
@@ -246,6 +282,12 @@ struct Patch {
     q: u32,
     p: u32,
     began: bool,
+}
+
+/// Locks `m`; a panic in another task (which `rayon` passes on anyway) does not make
+/// the data unusable here.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// The handle of slot `s` (read-only form of [`Broadphase::id`] for the parallel phase).
@@ -258,13 +300,15 @@ fn id_of(hot: &[Hot], s: u32) -> ProxyId {
 }
 
 /// Queries the tree for the moved proxies `chunk` and compares each new partner list
-/// with the old one. Reads shared state only, so chunks run in parallel; the result is
-/// applied by [`Broadphase::update`]. A pair of two moved proxies is settled by the
-/// smaller one (`moved` marks the batch), so the larger skips it.
+/// with the old one (`old`, taken out of the pair state, one per proxy of the chunk;
+/// their allocations are reused for the new lists). Reads shared state only, so
+/// chunks run in parallel; the result is applied by [`Applier`]. A pair of two moved
+/// proxies is settled by the smaller one (`moved` marks the batch), so the larger
+/// skips it.
 fn query_chunk(
     tree: &DynamicTree,
     hot: &[Hot],
-    partners: &[Vec<u32>],
+    old: &mut [Vec<u32>],
     chunk: &[u32],
 ) -> ChunkResult {
     let mut stacks: [Vec<u32>; QUERY_GROUP] = std::array::from_fn(|_| Vec::with_capacity(64));
@@ -282,29 +326,31 @@ fn query_chunk(
     );
     hits.sort_unstable();
     let mut out = ChunkResult {
-        partners: Vec::with_capacity(hits.len()),
-        lens: vec![0; chunk.len()],
+        lists: Vec::with_capacity(chunk.len()),
         began: Vec::new(),
         ended: Vec::new(),
         patches: Vec::new(),
     };
-    for &(i, q) in &hits {
-        out.partners.push(q);
-        out.lens[i as usize] += 1;
-    }
-    let mut off = 0;
-    for (&p, &len) in chunk.iter().zip(&out.lens) {
-        let new = &out.partners[off..off + len as usize];
-        off += len as usize;
+    let mut rest = &hits[..];
+    let mut new: Vec<u32> = Vec::new();
+    for (i, (&p, list)) in chunk.iter().zip(old).enumerate() {
+        let len = rest.partition_point(|h| h.0 == i as u32);
+        new.clear();
+        new.extend(rest[..len].iter().map(|h| h.1));
+        rest = &rest[len..];
         diff_partners(
             hot,
             p,
-            &partners[p as usize],
-            new,
+            list,
+            &new,
             &mut out.began,
             &mut out.ended,
             &mut out.patches,
         );
+        let mut list = std::mem::take(list);
+        list.clear();
+        list.extend_from_slice(&new);
+        out.lists.push((p, list));
     }
     out
 }
@@ -367,28 +413,6 @@ fn diff_partners(
     }
 }
 
-/// Applies the results of [`query_chunk`] to the partner lists of slots
-/// `base..base + lists.len()`: the moved proxies `moved` (ascending, with their new
-/// lists) get their new lists, the others the `patches` (sorted by `q`) that name them.
-/// Ranges of slots are disjoint, so they run in parallel with the same result.
-fn apply_lists(lists: &mut [Vec<u32>], base: usize, moved: &[(u32, &[u32])], patches: &[Patch]) {
-    for &(p, new) in moved {
-        let list = &mut lists[p as usize - base];
-        list.clear();
-        list.extend_from_slice(new);
-    }
-    for patch in patches {
-        let list = &mut lists[patch.q as usize - base];
-        match (list.binary_search(&patch.p), patch.began) {
-            (Err(at), true) => list.insert(at, patch.p),
-            (Ok(at), false) => {
-                list.remove(at);
-            }
-            _ => {}
-        }
-    }
-}
-
 /// Loads the records at `slots` once, in a loop that does nothing else: the loads are
 /// independent, so the CPU keeps many cache misses in flight at once, and the real pass
 /// (whose longer body limits how far ahead the CPU can run) then hits the cache. A safe
@@ -425,11 +449,6 @@ fn renewed_fat(config: &BroadphaseConfig, fat: &Aabb, aabb: &Aabb) -> Result<Opt
 /// thread's wake-up about 45 us), while 100k moves on 1M proxies took 5.3 ms against
 /// 11.0 ms (profile_ops frame).
 const MOVE_PARALLEL_MIN: usize = 32 * 1024;
-
-/// [`Broadphase::update`] applies list edits in parallel from this many (moved lists
-/// plus patches of other lists); a few hundred take tens of microseconds, less than
-/// waking a thread.
-const APPLY_PARALLEL_MIN: usize = 4096;
 
 /// [`Broadphase::move_proxies`] aims for this many slot ranges (parallel tasks).
 const MOVE_RANGES: usize = 64;
@@ -526,7 +545,6 @@ impl<T> Broadphase<T> {
             pair_count: 0,
             len: 0,
             move_parallel_min: MOVE_PARALLEL_MIN,
-            apply_parallel_min: APPLY_PARALLEL_MIN,
         })
     }
 
@@ -881,9 +899,10 @@ impl<T> Broadphase<T> {
     /// Only proxies in the move buffer (inserted or escaped from their fat boxes) query
     /// the tree, in parallel on the current rayon pool when it has more than one thread
     /// and there are at least [`BroadphaseConfig::parallel_min_moved`] of them; the same
-    /// tasks compare each new partner list with the old one. The lists are then
-    /// updated slot range by slot range (in parallel likewise), each range applying its
-    /// own edits in a fixed order, so the result does not depend on the thread count.
+    /// tasks compare each new partner list with the old one. Each task's result is
+    /// applied to the pair state as soon as no other result is being applied, while
+    /// other tasks still query; the result of applying does not depend on the order
+    /// (see [`Applier`]), so it does not depend on the thread count.
     pub fn update(&mut self) -> PairChanges<'_> {
         self.began.clear();
         self.ended.clear();
@@ -898,53 +917,49 @@ impl<T> Broadphase<T> {
 
         let parallel =
             moves.len() >= self.config.parallel_min_moved && rayon::current_num_threads() > 1;
-        let (tree, hot, partners) = (&self.tree, &self.hot[..], &self.partners[..]);
-        let results: Vec<ChunkResult> = if parallel {
+        // The moved proxies' old lists leave the pair state, so that the query tasks own
+        // them while the results of finished chunks are applied to the pair state.
+        let mut old: Vec<Vec<u32>> = moves
+            .iter()
+            .map(|&p| std::mem::take(&mut self.partners[p as usize]))
+            .collect();
+        let (tree, hot) = (&self.tree, &self.hot[..]);
+        let mut applier = Applier {
+            partners: &mut self.partners,
+            began: &mut self.began,
+            ended: &mut self.ended,
+            pair_count: &mut self.pair_count,
+        };
+        if parallel {
+            // Each task applies its result, and any queued ones, if no other task is
+            // applying; otherwise it queues it. The list edits, a tenth of `update` on
+            // one thread, so run alongside the other thread's queries instead of after
+            // them. Results left queued when the last tasks end are applied below.
+            let applier = Mutex::new(applier);
+            let queue: Mutex<Vec<ChunkResult>> = Mutex::new(Vec::new());
             moves
                 .par_chunks(CHUNK)
-                .map(|c| query_chunk(tree, hot, partners, c))
-                .collect()
-        } else {
-            vec![query_chunk(tree, hot, partners, &moves)]
-        };
-
-        // The moved proxies' new lists in `moves` order (ascending slots), and the edits
-        // of unmoved lists grouped by slot: both are then applied slot range by slot
-        // range, so the lists do not depend on the thread count.
-        let mut moved: Vec<(u32, &[u32])> = Vec::with_capacity(moves.len());
-        let mut patches: Vec<Patch> = Vec::new();
-        let mut chunks = moves.chunks(if parallel { CHUNK } else { moves.len().max(1) });
-        for r in &results {
-            let chunk = chunks.next().unwrap_or_default();
-            let mut off = 0;
-            for (&p, &len) in chunk.iter().zip(&r.lens) {
-                moved.push((p, &r.partners[off..off + len as usize]));
-                off += len as usize;
-            }
-            self.pair_count += r.began.len();
-            self.pair_count -= r.ended.len();
-            self.began.extend_from_slice(&r.began);
-            self.ended.extend_from_slice(&r.ended);
-            patches.extend_from_slice(&r.patches);
-        }
-        patches.sort_unstable_by_key(|x| x.q);
-        let slots = self.partners.len();
-        if parallel && moved.len() + patches.len() >= self.apply_parallel_min {
-            let range = slots.div_ceil(MOVE_RANGES).max(MOVE_RANGE_MIN);
-            self.partners
-                .par_chunks_mut(range)
-                .enumerate()
-                .with_max_len(1)
-                .for_each(|(r, lists)| {
-                    let (lo, hi) = ((r * range) as u32, (r * range + lists.len()) as u32);
-                    let m0 = moved.partition_point(|x| x.0 < lo);
-                    let m1 = moved.partition_point(|x| x.0 < hi);
-                    let p0 = patches.partition_point(|x| x.q < lo);
-                    let p1 = patches.partition_point(|x| x.q < hi);
-                    apply_lists(lists, r * range, &moved[m0..m1], &patches[p0..p1]);
+                .zip(old.par_chunks_mut(CHUNK))
+                .for_each(|(chunk, old)| {
+                    let r = query_chunk(tree, hot, old, chunk);
+                    let Ok(mut a) = applier.try_lock() else {
+                        lock(&queue).push(r);
+                        return;
+                    };
+                    a.apply(r);
+                    loop {
+                        let queued = std::mem::take(&mut *lock(&queue));
+                        if queued.is_empty() {
+                            break;
+                        }
+                        queued.into_iter().for_each(|r| a.apply(r));
+                    }
                 });
+            let mut a = applier.into_inner().unwrap_or_else(PoisonError::into_inner);
+            let queued = queue.into_inner().unwrap_or_else(PoisonError::into_inner);
+            queued.into_iter().for_each(|r| a.apply(r));
         } else {
-            apply_lists(&mut self.partners, 0, &moved, &patches);
+            applier.apply(query_chunk(tree, hot, &mut old, &moves));
         }
         for &s in &moves {
             self.hot[s as usize].moved = false;
@@ -1099,7 +1114,6 @@ mod tests {
             serial.update();
             let mut forced = serial.clone();
             forced.move_parallel_min = 0;
-            forced.apply_parallel_min = 0;
             forced.config.parallel_min_moved = 1;
             let mut parallel = [forced.clone(), forced];
             let pools: Vec<rayon::ThreadPool> = [2, 3]
