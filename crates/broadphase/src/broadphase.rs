@@ -28,6 +28,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use rayon::prelude::*;
 
+use crate::tree::prefetch;
 use crate::{Aabb, DynamicTree, Error, LeafId, Ray};
 
 /// Moved proxies per parallel work item in [`Broadphase::update`]. A frame of 100k
@@ -413,19 +414,11 @@ fn diff_partners(
     }
 }
 
-/// Loads the records at `slots` once, in a loop that does nothing else: the loads are
-/// independent, so the CPU keeps many cache misses in flight at once, and the real pass
-/// (whose longer body limits how far ahead the CPU can run) then hits the cache. A safe
-/// stand-in for software prefetching; 10k records are 640 KiB. Slots out of range are
-/// skipped (the real pass reports them).
-#[inline(always)]
-fn touch_records(hot: &[Hot], slots: impl Iterator<Item = usize>) {
-    let mut acc = 0u32;
-    for s in slots {
-        acc ^= hot.get(s).map_or(0, |h| h.generation);
-    }
-    std::hint::black_box(acc);
-}
+/// How many moves ahead [`move_range`] prefetches the record of a move: enough to
+/// keep a dozen misses in flight. It replaced a separate pass that loaded every record
+/// first (a safe stand-in for prefetching): `move_proxies` of 10k moves on 100k proxies
+/// 0.32 -> 0.29 ms (`profile_ops frame`, one thread; distance 32 about the same).
+const PREFETCH_AHEAD: usize = 16;
 
 /// The test of [`Broadphase::move_proxy`] for a proxy whose fat box is `fat` and whose
 /// new tight box is `aabb`: `None` if the move stays inside the fat box (only the tight
@@ -485,12 +478,19 @@ fn move_range(
         escapes: Vec::new(),
         first_err: None,
     };
-    touch_records(
-        hot,
-        idx.clone()
-            .map(|k| (moves[k as usize].0.index as usize).wrapping_sub(base)),
-    );
+    // Moves are bound by cache misses on their records (10k records are 640 KiB,
+    // scattered over all proxies): each record is prefetched a few moves ahead.
+    let at = |k: u32| (moves[k as usize].0.index as usize).wrapping_sub(base);
+    let mut ahead = idx.clone();
+    for k in ahead.by_ref().take(PREFETCH_AHEAD) {
+        if let Some(h) = hot.get(at(k)) {
+            prefetch(h);
+        }
+    }
     for k in idx {
+        if let Some(h) = ahead.next().and_then(|k| hot.get(at(k))) {
+            prefetch(h);
+        }
         let (id, aabb) = moves[k as usize];
         let Some(h) = hot.get_mut((id.index as usize).wrapping_sub(base)) else {
             out.first_err

@@ -53,6 +53,26 @@ impl Node {
     }
 }
 
+/// Asks the CPU to start loading the cache line of `value`, without waiting for it
+/// and without any other effect (a no-op off x86-64). Used where a loop knows which
+/// scattered record it will read a few steps later: a plain load there would stall
+/// the loop (or, hoisted, fill the reorder buffer), while a prefetch lets many misses
+/// proceed while the loop keeps working.
+#[inline(always)]
+pub(crate) fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 CPU has; a prefetch is a
+    // hint with no architectural effect (it cannot fault, even on a bad address), and
+    // the pointer comes from a reference anyway.
+    #[allow(unsafe_code)]
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>((value as *const T).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 /// A generational handle to a leaf of a [`DynamicTree`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct LeafId {
@@ -725,8 +745,9 @@ impl DynamicTree {
     /// time. A lone query stalls on every cache miss of a tree larger than the cache,
     /// because each node load depends on the previous one; the loads of `K` independent
     /// queries can be in flight together. A query that finishes hands its slot to the
-    /// next one, so `K` queries stay in flight until the list runs out. `f(i, payload)`
-    /// reports a hit of query `i` (hits of different queries interleave).
+    /// next one, so `K` queries stay in flight until the list runs out; the children of
+    /// a visited node are prefetched when pushed. `f(i, payload)` reports a hit of query
+    /// `i` (hits of different queries interleave).
     pub(crate) fn query_many<const K: usize>(
         &self,
         count: usize,
@@ -763,6 +784,12 @@ impl DynamicTree {
                     if node.is_leaf() {
                         f(current[k], node.child2);
                     } else {
+                        // Both children are popped within a few rounds: their loads
+                        // start now, a round earlier than the interleaving alone would
+                        // start them (`profile_ops frame`, bench scene: the query
+                        // section 0.57-0.63 -> 0.47-0.49 ms on one thread).
+                        prefetch(&self.nodes[node.child1 as usize]);
+                        prefetch(&self.nodes[node.child2 as usize]);
                         stacks[k].push(node.child2);
                         stacks[k].push(node.child1);
                     }
