@@ -380,7 +380,9 @@ impl DynamicTree {
     /// [`enlarge`](Self::enlarge) for many leaves in turn, eight ancestor walks at a
     /// time: each walk is a chain of dependent loads (parent index, then the parent's
     /// box), which in a tree larger than the cache stalls on every step; the steps of
-    /// eight independent walks overlap. The boxes end up exactly as after calling
+    /// eight independent walks overlap, and the node a walk steps to is prefetched a
+    /// round before it is read (`profile_ops frame`, one thread: `move_proxies` 0.29-0.30
+    /// -> 0.25-0.27 ms with about 300 escapes). The boxes end up exactly as after calling
     /// `enlarge` for each item in order: a walk that stops early because another walk
     /// already grew an ancestor over its box leaves nothing out, as every node above
     /// that ancestor gets the other walk's growth and contained the ancestor before.
@@ -400,10 +402,23 @@ impl DynamicTree {
                 while slot.0 == NULL && next < items.len() {
                     let (leaf, aabb) = items[next];
                     next += 1;
+                    // The walk of the item K places on starts from the leaf tables:
+                    // their entries for it start loading now.
+                    if let Some(&(ahead, _)) = items.get(next + K) {
+                        let i = ahead.index as usize;
+                        if let (Some(n), Some(g)) =
+                            (self.leaf_node.get(i), self.leaf_generation.get(i))
+                        {
+                            prefetch(n);
+                            prefetch(g);
+                        }
+                    }
                     match self.check(leaf) {
                         Ok(node) => {
                             self.nodes[node as usize].aabb = aabb;
-                            *slot = (self.parent[node as usize], aabb);
+                            let up = self.parent[node as usize];
+                            self.prefetch_node(up);
+                            *slot = (up, aabb);
                         }
                         Err(e) => err = Err(e),
                     }
@@ -420,6 +435,7 @@ impl DynamicTree {
                 } else {
                     self.set_internal_aabb(n, current.merge(&aabb));
                     slot.0 = self.parent[n as usize];
+                    self.prefetch_node(slot.0);
                 }
             }
             if !active && next >= items.len() {
@@ -427,6 +443,16 @@ impl DynamicTree {
             }
         }
         err
+    }
+
+    /// Prefetches what a step of an ancestor walk reads at node `n` (its box and its
+    /// parent link); nothing for `NULL`.
+    #[inline(always)]
+    fn prefetch_node(&self, n: u32) {
+        if let (Some(node), Some(up)) = (self.nodes.get(n as usize), self.parent.get(n as usize)) {
+            prefetch(node);
+            prefetch(up);
+        }
     }
 
     /// Recomputes every internal box as the exact union of its children (post-order,
