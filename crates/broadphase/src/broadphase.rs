@@ -31,21 +31,28 @@ use rayon::prelude::*;
 use crate::tree::prefetch;
 use crate::{Aabb, DynamicTree, Error, LeafId, Ray};
 
-/// Moved proxies per parallel work item in [`Broadphase::update`]. A frame of 100k
-/// proxies has about 300 escapes; chunks of 16 (about 19) balance two threads better
-/// than chunks of 32 (about 9, split 5/4), while each still holds whole groups of the
-/// [`QUERY_GROUP`] queries that `query_many` interleaves: the parallel query section
-/// 0.42-0.47 -> 0.39-0.41 ms on 2 threads, `update` 0.56-0.60 -> 0.53-0.57 ms
-/// (`profile_ops frame`, medians); one thread runs one chunk.
-const CHUNK: usize = 16;
+/// [`Broadphase::update`] cuts the moved proxies into this many parallel work items
+/// per thread, each of at least [`CHUNK_MIN`] and at most [`CHUNK_MAX`] proxies; one
+/// thread runs one item. Few large items keep `query_many`'s [`QUERY_GROUP`] queries
+/// in flight for longer (each item starts and drains a group) and pay fewer hand-offs,
+/// while four per thread still let the thread that starts first (the other one wakes
+/// up 50-70 us later) take more of them. About 300 escapes at 100k on 2 threads: 8
+/// items of 36 instead of 18 of 16, `update` 0.43-0.46 -> 0.39-0.42 ms (`profile_ops
+/// frame`, bench scene, two windows of 3 alternating rounds; 2 per thread 0.41-0.43
+/// ms, 3 per thread 0.39-0.48 ms).
+/// The results do not depend on the cut (see [`Applier`]).
+const CHUNKS_PER_THREAD: usize = 4;
+/// The smallest parallel work item of [`Broadphase::update`]: one group of queries.
+const CHUNK_MIN: usize = QUERY_GROUP;
+/// The largest parallel work item of [`Broadphase::update`], so that large batches are
+/// cut finely enough to balance.
+const CHUNK_MAX: usize = 256;
 
 /// Queries that [`query_chunk`] runs interleaved through `query_many` (one traversal
 /// stack each). 16 rather than 8 since `query_many` prefetches: one thread's `update`
 /// 0.52-0.54 -> 0.48-0.49 ms (`profile_ops frame`, bench scene, 3 alternating rounds;
 /// two threads within noise, each chunk now one group).
 const QUERY_GROUP: usize = 16;
-
-const _: () = assert!(CHUNK.is_multiple_of(QUERY_GROUP));
 
 /// A generational handle to a proxy of a [`Broadphase`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -939,9 +946,13 @@ impl<T> Broadphase<T> {
             // them. Results left queued when the last tasks end are applied below.
             let applier = Mutex::new(applier);
             let queue: Mutex<Vec<ChunkResult>> = Mutex::new(Vec::new());
+            let chunk = moves
+                .len()
+                .div_ceil(CHUNKS_PER_THREAD * rayon::current_num_threads())
+                .clamp(CHUNK_MIN, CHUNK_MAX);
             moves
-                .par_chunks(CHUNK)
-                .zip(old.par_chunks_mut(CHUNK))
+                .par_chunks(chunk)
+                .zip(old.par_chunks_mut(chunk))
                 .for_each(|(chunk, old)| {
                     let r = query_chunk(tree, hot, old, chunk);
                     let Ok(mut a) = applier.try_lock() else {
