@@ -910,8 +910,10 @@ impl<T> Broadphase<T> {
     /// and there are at least [`BroadphaseConfig::parallel_min_moved`] of them; the same
     /// tasks compare each new partner list with the old one. Each task's result is
     /// applied to the pair state as soon as no other result is being applied, while
-    /// other tasks still query; the result of applying does not depend on the order
-    /// (see [`Applier`]), so it does not depend on the thread count.
+    /// other tasks still query. Applying results commutes (each moved proxy's list is
+    /// replaced by its own result, each edit of another list inserts or removes a
+    /// distinct moved proxy, and the reported lists are sorted), so the result does not
+    /// depend on the order nor on the thread count.
     pub fn update(&mut self) -> PairChanges<'_> {
         self.began.clear();
         self.ended.clear();
