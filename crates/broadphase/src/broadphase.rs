@@ -501,7 +501,7 @@ fn move_range(
             prefetch(h);
         }
         let (id, aabb) = moves[k as usize];
-        let Some(h) = hot.get_mut((id.index as usize).wrapping_sub(base)) else {
+        let Some(h) = hot.get_mut(at(k)) else {
             out.first_err
                 .get_or_insert((k as usize, Error::StaleHandle));
             continue;
@@ -981,8 +981,13 @@ impl<T> Broadphase<T> {
         }
         moves.clear();
         self.move_buffer = moves;
-        self.began.sort_unstable_by_key(|p| (p.a.index, p.b.index));
-        self.ended.sort_unstable_by_key(|p| (p.a.index, p.b.index));
+        // Results were applied in whatever order the tasks finished, so the key is a
+        // total order on pairs (generations break ties of indices, which a removed
+        // proxy and its slot's next tenant share): the lists do not depend on that
+        // order even if two entries ever shared their indices.
+        let key = |p: &Pair| (p.a.index, p.b.index, p.a.generation, p.b.generation);
+        self.began.sort_unstable_by_key(key);
+        self.ended.sort_unstable_by_key(key);
         PairChanges {
             began: &self.began,
             ended: &self.ended,
