@@ -262,3 +262,73 @@ fn box_ball_verdicts_agree_with_gjk() {
         );
     }
 }
+
+/// The box-box certificate claims only overlaps GJK confirms, with a point
+/// inside both boxes, over seeded box pairs (rounded ones through their cores)
+/// near and far from the origin; it certifies more than the box-ball tests both
+/// ways round, and every overlap they certify.
+#[test]
+fn box_box_certificates_agree_with_gjk() {
+    use gjk_core::query::bounds::{box_ball_tests, box_box_overlap};
+    let (mut total, mut overlapping, mut certified, mut by_balls) = (0, 0, 0, 0);
+    for (k, kind) in [PairKind::CuboidCuboid, PairKind::Mixed].iter().enumerate() {
+        for (side, offset) in [(1.5, 0.0), (3.0, 0.0), (6.0, 0.0), (3.0, 1e4)] {
+            let seed = 9000 + 10 * k as u64;
+            for (i, p) in random_pairs(*kind, 3000, seed, side, Vec3::splat(offset))
+                .iter()
+                .enumerate()
+            {
+                let (Some((ha, _)), Some((hb, _))) = (as_box(&p.a), as_box(&p.b)) else {
+                    continue;
+                };
+                let case = format!(
+                    "kind {} seed {seed} side {side} offset {offset} index {i}: {p}",
+                    kind.name()
+                );
+                total += 1;
+                let gjk = intersects(&p.a, &p.pose_a, &p.b, &p.pose_b);
+                overlapping += usize::from(gjk);
+                let (overlap, q) = box_box_overlap(ha, &p.pose_a, hb, &p.pose_b);
+                let (ta, tb) = (p.pose_a.translation(), p.pose_b.translation());
+                let inner = |s: &Shape| s.inner_radius();
+                let balls = box_ball_tests(ha, 0.0, &p.pose_a, tb, 0.0, inner(&p.b)).1
+                    || box_ball_tests(hb, 0.0, &p.pose_b, ta, 0.0, inner(&p.a)).1;
+                if overlap {
+                    certified += 1;
+                    assert!(gjk, "{case}: certified, but GJK finds the boxes apart");
+                    assert_inside_both((&p.a, &p.pose_a), (&p.b, &p.pose_b), q, &case);
+                }
+                // Only the cores count here: the balls of rounded boxes are
+                // bigger by their rounding.
+                if balls && as_box(&p.a) == Some((ha, 0.0)) && as_box(&p.b) == Some((hb, 0.0)) {
+                    by_balls += 1;
+                    assert!(overlap, "{case}: the box-ball tests certify, this does not");
+                }
+            }
+        }
+    }
+    println!(
+        "{total} box pairs, {overlapping} overlapping, {certified} certified, {by_balls} by box-ball"
+    );
+    assert!(
+        certified > by_balls && certified * 10 > overlapping * 7,
+        "{certified} certified of {overlapping} overlapping, {by_balls} by box-ball"
+    );
+}
+
+/// Boxes near touching, touching, and far from the origin are left to GJK.
+#[test]
+fn box_box_certificates_refuse_what_they_cannot_tell() {
+    use gjk_core::Pose;
+    use gjk_core::query::bounds::box_box_overlap;
+    let h = Vec3::splat(1.0);
+    let at = |x: f32| Pose::from_translation(Vec3::new(x, 0.0, 0.0)).unwrap();
+    // Face to face: A's nearest point to B's centre is on B's face.
+    assert!(!box_box_overlap(h, &at(0.0), h, &at(2.0)).0);
+    assert!(box_box_overlap(h, &at(0.0), h, &at(1.99)).0);
+    assert!(!box_box_overlap(h, &at(0.0), h, &at(2.01)).0);
+    // 1 ulp at 1e6 is 0.06: a 0.01 overlap there is within the slack.
+    assert!(!box_box_overlap(h, &at(1e6), h, &at(1e6 + 1.99)).0);
+    let huge = Pose::from_translation(Vec3::new(3e38, 0.0, 0.0)).unwrap();
+    assert!(!box_box_overlap(h, &huge, h, &at(-3e38)).0);
+}

@@ -20,7 +20,7 @@ use glam::Vec3;
 use rayon::prelude::*;
 use wide::f32x8;
 
-use crate::bounds_x8::{BoundsVerdictX8, ball_tests_x8, box_ball_tests_x8};
+use crate::bounds_x8::{BoundsVerdictX8, ball_tests_x8, box_ball_tests_x8, box_box_overlap_x8};
 use crate::gjk_x8::{DistanceX8, distance_x8, intersects_x8};
 use crate::math::{CmpX8, Mask8, PoseX8, QuatX8, Vec3x8};
 use crate::sat_x8::cuboids_sat_x8;
@@ -277,24 +277,9 @@ fn bounding_tests_x8(
     if (is_a | is_b).any() {
         let he_a = Vec3x8::new(hxa, hya, hza);
         let he_b = Vec3x8::new(hxb, hyb, hzb);
-        let by_a = box_ball_tests_x8(
-            he_a,
-            round_a,
-            &pose_a.rotation_matrix(),
-            ta,
-            tb,
-            outer_b,
-            inner_b,
-        );
-        let by_b = box_ball_tests_x8(
-            he_b,
-            round_b,
-            &pose_b.rotation_matrix(),
-            tb,
-            ta,
-            outer_a,
-            inner_a,
-        );
+        let (rot_a, rot_b) = (pose_a.rotation_matrix(), pose_b.rotation_matrix());
+        let by_a = box_ball_tests_x8(he_a, round_a, &rot_a, ta, tb, outer_b, inner_b);
+        let by_b = box_ball_tests_x8(he_b, round_b, &rot_b, tb, ta, outer_a, inner_a);
         let boxed = is_a | is_b;
         v.apart = boxed.select((is_a & by_a.apart) | (is_b & by_b.apart), balls.apart);
         v.overlapping = boxed.select(
@@ -446,13 +431,17 @@ impl Query for DistanceQuery {
     const SAT: bool = false;
     const INSIDE_POINT: bool = true;
     /// Everywhere but on pairs of spheres and capsules when they take the closed
-    /// forms, which cost about what the test does. The GJK distance kernel costs
-    /// hundreds of instructions a pair and the test about 40 (80 for two boxes,
-    /// tested both ways round); on the standard pairs it certifies 12% (cones) to
-    /// 35% (cuboid-hull) of the pairs.
+    /// forms, which cost about what the test does, and on pairs of boxes, which
+    /// take the box-box certificate after bucketing instead ([`overlap_prepass`]:
+    /// it certifies 92% of the overlapping standard pairs, the box-ball tests
+    /// 67%). The GJK distance kernel costs hundreds of instructions a pair and the
+    /// test about 40; on the standard pairs it certifies 12% (cones) to 35%
+    /// (cuboid-hull) of the pairs.
     #[inline(always)]
     fn ball_test_pays(kind_a: usize, kind_b: usize, options: &BatchOptions) -> bool {
-        !(options.closed_forms && segment_core(kind_a) && segment_core(kind_b))
+        let boxes = kind_a == CUBOID && kind_b == CUBOID;
+        let closed = options.closed_forms && segment_core(kind_a) && segment_core(kind_b);
+        !(boxes || closed)
     }
     /// Only an overlap decides (distance needs GJK otherwise).
     #[inline(always)]
@@ -678,6 +667,49 @@ fn sat_prepass<Q: Query, S: Borrow<Shape>>(
             unsafe { out.write(i as usize, answer) };
             pending[n] = i;
             n += usize::from(decided >> k & 1 == 0);
+        }
+    }
+    pending.truncate(n);
+    pending
+}
+
+/// The pairs of `idx` (one kind pair `SA`, `SB`) whose overlap `certify` does
+/// not certify, in order; the certified ones get their answer, with the point
+/// `certify` found inside both shapes. For the kind pairs whose certificate reads
+/// the packed shapes (box half extents, hull rows): packing here costs less than
+/// gathering the shapes' facts for the bounding pass before bucketing.
+fn overlap_prepass<SA, SB, Q, S>(
+    inputs: &Inputs<'_, S>,
+    idx: &[u32],
+    out: &OutSlots<Q::Out>,
+    certify: impl Fn(&RoundedX8<SA>, &PoseX8, &RoundedX8<SB>, &PoseX8) -> (Mask8, Vec3x8),
+) -> Vec<u32>
+where
+    SA: LaneShape,
+    SB: LaneShape,
+    Q: Query,
+    S: Borrow<Shape>,
+{
+    let mut a = RoundedX8::<SA>::default();
+    let mut b = RoundedX8::<SB>::default();
+    let mut pending = vec![0u32; idx.len()];
+    let mut n = 0;
+    for batch in idx.chunks(8) {
+        let (pose_a, pose_b) = pack_batch(inputs, batch, &mut a, &mut b);
+        let (certified, inside) = certify(&a, &pose_a, &b, &pose_b);
+        let certified = (certified & Mask8::first(batch.len())).bitmask();
+        // Few lanes are certified: answers for those only, one lane at a time.
+        let mut bits = certified;
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            // SAFETY: `batch[k]` lies in this task's slice, whose slots no other
+            // task touches (see `run_query`).
+            unsafe { out.write(batch[k] as usize, Q::answer(true, inside.lane(k))) };
+            bits &= bits - 1;
+        }
+        for (k, &i) in batch.iter().enumerate() {
+            pending[n] = i;
+            n += usize::from(certified >> k & 1 == 0);
         }
     }
     pending.truncate(n);
@@ -1131,6 +1163,29 @@ fn run_slice<Q: Query, S: Borrow<Shape>>(
             (_, SPHERE) => run_segment_bucket::<CapsuleX8, SphereX8, Q, S>(inputs, idx, out),
             _ => run_segment_bucket::<CapsuleX8, CapsuleX8, Q, S>(inputs, idx, out),
         }
+        return;
+    }
+    if Q::INSIDE_POINT && options.early_outs && key == CUBOID * KINDS + CUBOID {
+        let pending = overlap_prepass::<CuboidX8, CuboidX8, Q, S>(
+            inputs,
+            idx,
+            out,
+            |a, pose_a, b, pose_b| {
+                box_box_overlap_x8(
+                    (
+                        a.inner.half_extents,
+                        &pose_a.rotation_matrix(),
+                        pose_a.translation,
+                    ),
+                    (
+                        b.inner.half_extents,
+                        &pose_b.rotation_matrix(),
+                        pose_b.translation,
+                    ),
+                )
+            },
+        );
+        run_bucket::<CuboidX8, CuboidX8, Q, S>(inputs, &pending, out);
         return;
     }
     if Q::SAT && options.early_outs && key == CUBOID * KINDS + CUBOID {

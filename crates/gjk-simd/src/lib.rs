@@ -63,7 +63,7 @@ pub use batch::{
     BatchError, BatchOptions, Parallelism, distance_batch, distance_batch_with, intersects_batch,
     intersects_batch_with,
 };
-pub use bounds_x8::{BoundsVerdictX8, ball_tests_x8, box_ball_tests_x8};
+pub use bounds_x8::{BoundsVerdictX8, ball_tests_x8, box_ball_tests_x8, box_box_overlap_x8};
 pub use gjk_x8::{DistanceX8, IntersectionX8, LaneStatus, distance_x8, intersects_x8};
 pub use math::{CmpX8, Mask8, Mat3x8, PoseX8, QuatX8, SelectX8, Vec3x8};
 pub use sat_x8::{SatVerdictX8, cuboids_sat_x8};
