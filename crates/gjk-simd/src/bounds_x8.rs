@@ -153,6 +153,16 @@ mod tests {
 
     use crate::math::PoseX8;
 
+    /// A seeded rotation (normalised by `Pose::new`), never the zero quaternion.
+    fn random_rotation(rng: &mut ChaCha8Rng) -> Quat {
+        Quat::from_xyzw(
+            rng.random(),
+            rng.random(),
+            rng.random(),
+            rng.random::<f32>() + 0.1,
+        )
+    }
+
     /// The wide verdicts equal the scalar ones lane by lane, and the inside points
     /// agree to rounding, on random pairs spread across both verdicts and the
     /// undecided band.
@@ -173,12 +183,7 @@ mod tests {
                 } else {
                     0.0
                 };
-                let q = Quat::from_xyzw(
-                    rng.random(),
-                    rng.random(),
-                    rng.random(),
-                    rng.random::<f32>() + 0.1,
-                );
+                let q = random_rotation(&mut rng);
                 let t = Vec3::new(
                     rng.random_range(-3.0..3.0),
                     rng.random_range(-3.0..3.0),
@@ -260,12 +265,7 @@ mod tests {
                     rng.random_range(0.05..2.0),
                     rng.random_range(0.05..2.0),
                 );
-                let q = Quat::from_xyzw(
-                    rng.random(),
-                    rng.random(),
-                    rng.random(),
-                    rng.random::<f32>() + 0.1,
-                );
+                let q = random_rotation(&mut rng);
                 let t = Vec3::new(
                     rng.random_range(-2.0..2.0),
                     rng.random_range(-2.0..2.0),
