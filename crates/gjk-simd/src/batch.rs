@@ -254,8 +254,9 @@ fn bounds_row(f: &Facts) -> [f32; 8] {
 /// [`bounds_row`], poses by input index `idx`): a box against the other
 /// shape's balls when one side is a box ([`box_ball_tests_x8`], much tighter than
 /// the box's own ball; both ways round for two boxes, the inside point from the
-/// one that certified), the two balls otherwise ([`ball_tests_x8`]). Lanes whose
-/// test does not pay, and lanes past `idx.len()`, are left undecided.
+/// one that certified, though the driver sends box pairs to [`box_prepass`]
+/// instead), the two balls otherwise ([`ball_tests_x8`]). Lanes whose test does
+/// not pay, and lanes past `idx.len()`, are left undecided.
 #[inline(always)]
 fn bounding_tests_x8(
     rows_a: &[[f32; 8]; 8],
@@ -324,9 +325,16 @@ fn hull_address(shape: &Shape) -> usize {
 /// One query the driver can run: the wide kernel call and the scalar result type.
 trait Query: Sync {
     type Out: Copy + Send + Sync;
-    /// Whether boxes pairs go through the separating-axis test
-    /// ([`cuboids_sat_x8`]) before GJK.
-    const SAT: bool;
+    /// What decides a pair of boxes before GJK, for the lanes of `lanes`
+    /// ([`box_prepass`]); answers as [`Query::decides`] and [`Query::answer`]
+    /// read them.
+    fn box_verdict(
+        a: &RoundedX8<CuboidX8>,
+        pose_a: &PoseX8,
+        b: &RoundedX8<CuboidX8>,
+        pose_b: &PoseX8,
+        lanes: Mask8,
+    ) -> BoundsVerdictX8;
     /// Whether [`Query::answer`] needs a point inside both shapes.
     const INSIDE_POINT: bool;
     /// Whether the bounding tests are worth running on a kind pair.
@@ -370,8 +378,24 @@ struct IntersectsQuery;
 
 impl Query for IntersectsQuery {
     type Out = Intersection;
-    const SAT: bool = true;
     const INSIDE_POINT: bool = false;
+    /// The separating-axis test ([`cuboids_sat_x8`]), which decides every pair the
+    /// balls would and more.
+    #[inline(always)]
+    fn box_verdict(
+        a: &RoundedX8<CuboidX8>,
+        pose_a: &PoseX8,
+        b: &RoundedX8<CuboidX8>,
+        pose_b: &PoseX8,
+        lanes: Mask8,
+    ) -> BoundsVerdictX8 {
+        let v = cuboids_sat_x8(a, pose_a, b, pose_b, lanes);
+        BoundsVerdictX8 {
+            apart: v.apart,
+            overlapping: v.overlapping,
+            inside: Vec3x8::ZERO,
+        }
+    }
     #[inline(always)]
     fn ball_test_pays(kind_a: usize, kind_b: usize, _: &BatchOptions) -> bool {
         boolean_ball_test_pays(kind_a, kind_b)
@@ -426,13 +450,32 @@ struct DistanceQuery;
 
 impl Query for DistanceQuery {
     type Out = Distance;
-    /// The separating axes bound the distance but do not give it, nor a point
-    /// inside two overlapping boxes.
-    const SAT: bool = false;
     const INSIDE_POINT: bool = true;
+    /// The box-box certificate ([`box_box_overlap_x8`], on the cores: a rounded box
+    /// holds its core): the separating axes bound the distance but do not give it,
+    /// nor a point inside two overlapping boxes.
+    #[inline(always)]
+    fn box_verdict(
+        a: &RoundedX8<CuboidX8>,
+        pose_a: &PoseX8,
+        b: &RoundedX8<CuboidX8>,
+        pose_b: &PoseX8,
+        lanes: Mask8,
+    ) -> BoundsVerdictX8 {
+        let (rot_a, rot_b) = (pose_a.rotation_matrix(), pose_b.rotation_matrix());
+        let (overlapping, inside) = box_box_overlap_x8(
+            (a.inner.half_extents, &rot_a, pose_a.translation),
+            (b.inner.half_extents, &rot_b, pose_b.translation),
+        );
+        BoundsVerdictX8 {
+            apart: Mask8::NONE,
+            overlapping: overlapping & lanes,
+            inside,
+        }
+    }
     /// Everywhere but on pairs of spheres and capsules when they take the closed
     /// forms, which cost about what the test does, and on pairs of boxes, which
-    /// take the box-box certificate after bucketing instead ([`overlap_prepass`]:
+    /// take the box-box certificate after bucketing instead ([`box_prepass`]:
     /// it certifies 92% of the overlapping standard pairs, the box-ball tests
     /// 67%). The GJK distance kernel costs hundreds of instructions a pair and the
     /// test about 40; on the standard pairs it certifies 12% (cones) to 35%
@@ -642,10 +685,12 @@ fn pack_batch<SA: LaneShape, SB: LaneShape, S: Borrow<Shape>>(
     )
 }
 
-/// The box-box pairs of `idx` that the separating-axis test
-/// ([`cuboids_sat_x8`]) leaves undecided, in order; the decided ones get their
-/// answer. The append is branch-free, like the bounding-ball pass.
-fn sat_prepass<Q: Query, S: Borrow<Shape>>(
+/// The box-box pairs of `idx` that the query's box verdict
+/// ([`Query::box_verdict`]: separating axes, or the box-box certificate) leaves
+/// undecided, in order; the decided ones get their answer. It reads the packed
+/// boxes, which costs less than gathering the shapes' facts for the bounding pass
+/// before bucketing. The append is branch-free, like the bounding-ball pass.
+fn box_prepass<Q: Query, S: Borrow<Shape>>(
     inputs: &Inputs<'_, S>,
     idx: &[u32],
     out: &OutSlots<Q::Out>,
@@ -656,60 +701,17 @@ fn sat_prepass<Q: Query, S: Borrow<Shape>>(
     let mut n = 0;
     for batch in idx.chunks(8) {
         let (pose_a, pose_b) = pack_batch(inputs, batch, &mut a, &mut b);
-        let v = cuboids_sat_x8(&a, &pose_a, &b, &pose_b, Mask8::first(batch.len()));
+        let v = Q::box_verdict(&a, &pose_a, &b, &pose_b, Mask8::first(batch.len()));
         let overlapping = v.overlapping.bitmask();
         let decided = Q::decides(v.apart.bitmask(), overlapping);
         for (k, &i) in batch.iter().enumerate() {
-            let answer = Q::answer(overlapping >> k & 1 == 1, Vec3::ZERO);
+            let answer = Q::answer(overlapping >> k & 1 == 1, v.inside.lane(k));
             // SAFETY: `i` lies in this task's slice, whose slots no other task
             // touches (see `run_query`); an undecided pair's slot is written
             // again by its kernel, in this task.
             unsafe { out.write(i as usize, answer) };
             pending[n] = i;
             n += usize::from(decided >> k & 1 == 0);
-        }
-    }
-    pending.truncate(n);
-    pending
-}
-
-/// The pairs of `idx` (one kind pair `SA`, `SB`) whose overlap `certify` does
-/// not certify, in order; the certified ones get their answer, with the point
-/// `certify` found inside both shapes. For the kind pairs whose certificate reads
-/// the packed shapes (box half extents, hull rows): packing here costs less than
-/// gathering the shapes' facts for the bounding pass before bucketing.
-fn overlap_prepass<SA, SB, Q, S>(
-    inputs: &Inputs<'_, S>,
-    idx: &[u32],
-    out: &OutSlots<Q::Out>,
-    certify: impl Fn(&RoundedX8<SA>, &PoseX8, &RoundedX8<SB>, &PoseX8) -> (Mask8, Vec3x8),
-) -> Vec<u32>
-where
-    SA: LaneShape,
-    SB: LaneShape,
-    Q: Query,
-    S: Borrow<Shape>,
-{
-    let mut a = RoundedX8::<SA>::default();
-    let mut b = RoundedX8::<SB>::default();
-    let mut pending = vec![0u32; idx.len()];
-    let mut n = 0;
-    for batch in idx.chunks(8) {
-        let (pose_a, pose_b) = pack_batch(inputs, batch, &mut a, &mut b);
-        let (certified, inside) = certify(&a, &pose_a, &b, &pose_b);
-        let certified = (certified & Mask8::first(batch.len())).bitmask();
-        // Few lanes are certified: answers for those only, one lane at a time.
-        let mut bits = certified;
-        while bits != 0 {
-            let k = bits.trailing_zeros() as usize;
-            // SAFETY: `batch[k]` lies in this task's slice, whose slots no other
-            // task touches (see `run_query`).
-            unsafe { out.write(batch[k] as usize, Q::answer(true, inside.lane(k))) };
-            bits &= bits - 1;
-        }
-        for (k, &i) in batch.iter().enumerate() {
-            pending[n] = i;
-            n += usize::from(certified >> k & 1 == 0);
         }
     }
     pending.truncate(n);
@@ -1165,31 +1167,8 @@ fn run_slice<Q: Query, S: Borrow<Shape>>(
         }
         return;
     }
-    if Q::INSIDE_POINT && options.early_outs && key == CUBOID * KINDS + CUBOID {
-        let pending = overlap_prepass::<CuboidX8, CuboidX8, Q, S>(
-            inputs,
-            idx,
-            out,
-            |a, pose_a, b, pose_b| {
-                box_box_overlap_x8(
-                    (
-                        a.inner.half_extents,
-                        &pose_a.rotation_matrix(),
-                        pose_a.translation,
-                    ),
-                    (
-                        b.inner.half_extents,
-                        &pose_b.rotation_matrix(),
-                        pose_b.translation,
-                    ),
-                )
-            },
-        );
-        run_bucket::<CuboidX8, CuboidX8, Q, S>(inputs, &pending, out);
-        return;
-    }
-    if Q::SAT && options.early_outs && key == CUBOID * KINDS + CUBOID {
-        let pending = sat_prepass::<Q, S>(inputs, idx, out);
+    if options.early_outs && key == CUBOID * KINDS + CUBOID {
+        let pending = box_prepass::<Q, S>(inputs, idx, out);
         run_bucket::<CuboidX8, CuboidX8, Q, S>(inputs, &pending, out);
         return;
     }
