@@ -204,8 +204,10 @@ impl LaneShape for HullX8 {
             let v = h.vertices();
             Vec3x8::splat(v.get(j).copied().unwrap_or(v[0]))
         };
-        self.rows.clear();
-        self.rows.extend((0..rows).map(|j| splat_row(first, j)));
+        // The lanes' distinct hulls, each with the mask of the lanes holding it;
+        // the first fills every lane, the others are blended over it.
+        let mut groups: [(&ConvexHull, Mask8); 8] = [(first, Mask8::NONE); 8];
+        let mut distinct = 0;
         let mut radius = [0.0f32; 8];
         let mut done = 0u8;
         for lane in 0..8 {
@@ -218,15 +220,24 @@ impl LaneShape for HullX8 {
             if done >> lane & 1 == 1 {
                 continue;
             }
-            let same = addresses.map(|a| a == addresses[lane]);
-            let mask = Mask8::from_bools(same);
+            let mask = Mask8::from_bools(addresses.map(|a| a == addresses[lane]));
             done |= mask.bitmask();
-            if lane > 0 {
-                for (j, row) in self.rows.iter_mut().enumerate() {
-                    *row = mask.select(splat_row(h, j), *row);
-                }
-            }
+            groups[distinct] = (h, mask);
+            distinct += 1;
         }
+        // Each row is built in registers and stored once. Blending into the
+        // stored rows instead let the compiler turn each blend into a masked
+        // store (`vmaskmovps`), which is microcoded on AMD Zen: a sixth of the
+        // hull-hull distance time on Zen 3.
+        let groups = &groups[..distinct];
+        self.rows.clear();
+        self.rows.extend((0..rows).map(|j| {
+            groups[1..]
+                .iter()
+                .fold(splat_row(first, j), |row, &(h, mask)| {
+                    mask.select(splat_row(h, j), row)
+                })
+        }));
         self.bounding_radius = f32x8::new(radius);
         self.uniform_count = self.common_count();
         // Validated hulls have finite vertices and radii.
