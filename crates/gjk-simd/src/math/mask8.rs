@@ -64,6 +64,13 @@ impl Mask8 {
         Mask8(lane.simd_lt(f32x8::splat(n.min(8) as f32)))
     }
 
+    /// Only lane `i` set (none when `i >= 8`).
+    #[inline(always)]
+    pub fn single(i: usize) -> Self {
+        let lane = f32x8::new([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]);
+        Mask8(lane.simd_eq(f32x8::splat(i.min(8) as f32)))
+    }
+
     /// Bit `i` set iff lane `i` is set.
     #[inline(always)]
     pub fn bitmask(self) -> u8 {
