@@ -133,11 +133,10 @@ impl SupportMapX8 for HullX8 {
     /// Carrying the index instead of the point saves three of the four selects a
     /// row (selects were the scan's bottleneck: two a cycle on AMD Zen 3) and lets
     /// the rows be read straight into the dot products. The rows are split into
-    /// four contiguous segments scanned as independent chains (a single chain is
-    /// bound by the latency of compare-and-select), and the segments' winners are
-    /// merged in order with the same strict `>`: the first maximum of a segment
-    /// that holds the first global maximum wins, so the result is exactly the
-    /// sequential scan's (the lowest index among ties).
+    /// four contiguous segments, and the segments' winners are merged in order
+    /// with the same strict `>`: the first maximum of a segment that holds the
+    /// first global maximum wins, so the result is exactly the sequential scan's
+    /// (the lowest index among ties).
     #[inline(always)]
     fn support_core(&self, dir: Vec3x8, active: Mask8) -> Vec3x8 {
         let n = self.rows_for(active).max(1);
@@ -145,33 +144,52 @@ impl SupportMapX8 for HullX8 {
         if rows.is_empty() {
             return Vec3x8::ZERO;
         }
-        // (best dot product, its row index) per lane; indices are exact in f32.
-        let scan = |first: usize, seg: &[Vec3x8]| -> (f32x8, f32x8) {
-            let mut index = f32x8::splat(first as f32);
-            let mut best = index;
-            let mut best_dot = seg[0].dot(dir);
-            for row in &seg[1..] {
-                index += f32x8::ONE;
-                let d = row.dot(dir);
-                best = d.gt(best_dot).select(index, best);
-                // `d > best_dot ? d : best_dot`, the select above as one max.
-                best_dot = d.fast_max(best_dot);
-            }
-            (best_dot, best)
+        // Per lane: the best dot product and its row index (exact in f32).
+        type Best = (f32x8, f32x8);
+        let step = |(best_dot, best): Best, row: &Vec3x8, index: f32x8| -> Best {
+            let d = row.dot(dir);
+            // `d > best_dot ? d : best_dot` is one max; the index needs the select.
+            (d.fast_max(best_dot), d.gt(best_dot).select(index, best))
         };
-        let merge = |(best_dot, best): (f32x8, f32x8), (d, i): (f32x8, f32x8)| {
+        let merge = |(best_dot, best): Best, (d, i): Best| -> Best {
             let better = d.gt(best_dot);
             (better.select(d, best_dot), better.select(i, best))
         };
         let (_, best) = if rows.len() < 8 {
-            scan(0, rows)
+            let mut b = (rows[0].dot(dir), f32x8::ZERO);
+            let mut index = f32x8::ZERO;
+            for row in &rows[1..] {
+                index += f32x8::ONE;
+                b = step(b, row, index);
+            }
+            b
         } else {
+            // Four segments of `q` rows scanned in one loop as independent chains
+            // (one chain is bound by the latency of compare-and-select); the rows
+            // past `4q` extend the last. Each chain carries its index within its
+            // segment, and the segment's start is added once at the end.
             let q = rows.len() / 4;
-            let s0 = scan(0, &rows[..q]);
-            let s1 = scan(q, &rows[q..2 * q]);
-            let s2 = scan(2 * q, &rows[2 * q..3 * q]);
-            let s3 = scan(3 * q, &rows[3 * q..]);
-            merge(merge(merge(s0, s1), s2), s3)
+            let (r0, rest) = rows.split_at(q);
+            let (r1, rest) = rest.split_at(q);
+            let (r2, r3) = rest.split_at(q);
+            let mut b = [r0, r1, r2, r3].map(|seg| (seg[0].dot(dir), f32x8::ZERO));
+            let mut index = f32x8::ZERO;
+            for (((x0, x1), x2), x3) in r0[1..].iter().zip(&r1[1..]).zip(&r2[1..]).zip(&r3[1..q]) {
+                index += f32x8::ONE;
+                b = [
+                    step(b[0], x0, index),
+                    step(b[1], x1, index),
+                    step(b[2], x2, index),
+                    step(b[3], x3, index),
+                ];
+            }
+            for row in &r3[q..] {
+                index += f32x8::ONE;
+                b[3] = step(b[3], row, index);
+            }
+            let start = |(d, i): Best, s: usize| (d, i + f32x8::splat((s * q) as f32));
+            let b = [0, 1, 2, 3].map(|s| start(b[s], s));
+            merge(merge(merge(b[0], b[1]), b[2]), b[3])
         };
         // Lane `k` of row `i` is vertex `i` of lane `k`'s hull: each lane's point
         // is one select from its row (no lane-by-lane stores to reassemble).
