@@ -79,7 +79,7 @@ impl HullX8 {
     fn fill(&mut self, lanes: &[(&[Vec3], f32)]) {
         let rows = lanes.iter().map(|l| l.0.len()).max().unwrap_or(0);
         self.rows.clear();
-        self.rows.resize(rows.max(1), Vec3x8::ZERO);
+        self.rows.resize(padded_rows(rows), Vec3x8::ZERO);
         self.counts = [0; 8];
         let mut radius = [0.0f32; 8];
         let mut finite = [false; 8];
@@ -107,12 +107,13 @@ impl HullX8 {
         }
     }
 
-    /// The longest vertex list among the lanes of `active`: the scan's trip count,
-    /// so finished lanes with big hulls do not slow down the others.
+    /// The longest vertex list among the lanes of `active`, rounded up to whole
+    /// groups of four rows: the scan's length, so finished lanes with big hulls do
+    /// not slow down the others.
     #[inline(always)]
     fn rows_for(&self, active: Mask8) -> usize {
         if self.uniform_count != 0 {
-            return self.uniform_count.min(self.rows.len());
+            return padded_rows(self.uniform_count).min(self.rows.len());
         }
         let bits = active.bitmask();
         let mut n = 0;
@@ -121,8 +122,16 @@ impl HullX8 {
                 n = n.max(c as usize);
             }
         }
-        n.min(self.rows.len())
+        padded_rows(n).min(self.rows.len())
     }
+}
+
+/// Rows stored for a longest hull of `n` vertices: whole groups of four (the scan
+/// takes four rows a step), at least one group. Padding rows repeat each lane's
+/// vertex 0, which the scan's first-maximum rule never prefers to the original.
+#[inline(always)]
+fn padded_rows(n: usize) -> usize {
+    n.max(1).next_multiple_of(4)
 }
 
 impl SupportMapX8 for HullX8 {
@@ -132,11 +141,8 @@ impl SupportMapX8 for HullX8 {
     ///
     /// Carrying the index instead of the point saves three of the four selects a
     /// row (selects were the scan's bottleneck: two a cycle on AMD Zen 3) and lets
-    /// the rows be read straight into the dot products. The rows are split into
-    /// four contiguous segments, and the segments' winners are merged in order
-    /// with the same strict `>`: the first maximum of a segment that holds the
-    /// first global maximum wins, so the result is exactly the sequential scan's
-    /// (the lowest index among ties).
+    /// the rows be read straight into the dot products. The result is exactly
+    /// the sequential scan's (the lowest index among ties).
     #[inline(always)]
     fn support_core(&self, dir: Vec3x8, active: Mask8) -> Vec3x8 {
         let n = self.rows_for(active).max(1);
@@ -144,61 +150,36 @@ impl SupportMapX8 for HullX8 {
         if rows.is_empty() {
             return Vec3x8::ZERO;
         }
-        // Per lane: the best dot product and its row index (exact in f32).
+        // Four chains, chain `s` taking rows `4k + s` (one chain would be bound by
+        // the latency of compare-and-select); each carries, per lane, its best dot
+        // product and that row's `k` (exact in f32).
         type Best = (f32x8, f32x8);
-        let step = |(best_dot, best): Best, row: &Vec3x8, index: f32x8| -> Best {
-            let d = row.dot(dir);
-            // `d > best_dot ? d : best_dot` is one max; the index needs the select.
-            (d.fast_max(best_dot), d.gt(best_dot).select(index, best))
-        };
-        let merge = |(best_dot, best): Best, (d, i): Best| -> Best {
-            let better = d.gt(best_dot);
+        let (first, rest) = rows.split_at(4);
+        let mut b: [Best; 4] = std::array::from_fn(|s| (first[s].dot(dir), f32x8::ZERO));
+        let mut k = f32x8::ZERO;
+        for quad in rest.chunks_exact(4) {
+            k += f32x8::ONE;
+            for (best, row) in b.iter_mut().zip(quad) {
+                let d = row.dot(dir);
+                // `d > best_dot ? d : best_dot` is one max; the index needs the select.
+                *best = (d.fast_max(best.0), d.gt(best.0).select(k, best.1));
+            }
+        }
+        // The chains' winners as row indices `4k + s`, merged keeping the larger
+        // dot product and, among equal ones, the lower row: the first maximum, as
+        // a sequential scan with a strict `>` finds it.
+        let four = f32x8::splat(4.0);
+        let (_, best) = (1..4).fold((b[0].0, b[0].1 * four), |(best_dot, best), s| {
+            let (d, i) = (b[s].0, b[s].1.mul_add(four, f32x8::splat(s as f32)));
+            let better = d.gt(best_dot) | (d.same(best_dot) & i.lt(best));
             (better.select(d, best_dot), better.select(i, best))
-        };
-        let (_, best) = if rows.len() < 8 {
-            let mut b = (rows[0].dot(dir), f32x8::ZERO);
-            let mut index = f32x8::ZERO;
-            for row in &rows[1..] {
-                index += f32x8::ONE;
-                b = step(b, row, index);
-            }
-            b
-        } else {
-            // Four segments of `q` rows scanned in one loop as independent chains
-            // (one chain is bound by the latency of compare-and-select); the rows
-            // past `4q` extend the last. Each chain carries its index within its
-            // segment, and the segment's start is added once at the end.
-            let q = rows.len() / 4;
-            let (r0, rest) = rows.split_at(q);
-            let (r1, rest) = rest.split_at(q);
-            let (r2, r3) = rest.split_at(q);
-            let mut b = [r0, r1, r2, r3].map(|seg| (seg[0].dot(dir), f32x8::ZERO));
-            let mut index = f32x8::ZERO;
-            for (((x0, x1), x2), x3) in r0[1..].iter().zip(&r1[1..]).zip(&r2[1..]).zip(&r3[1..q]) {
-                index += f32x8::ONE;
-                b = [
-                    step(b[0], x0, index),
-                    step(b[1], x1, index),
-                    step(b[2], x2, index),
-                    step(b[3], x3, index),
-                ];
-            }
-            for row in &r3[q..] {
-                index += f32x8::ONE;
-                b[3] = step(b[3], row, index);
-            }
-            let start = |(d, i): Best, s: usize| (d, i + f32x8::splat((s * q) as f32));
-            let b = [0, 1, 2, 3].map(|s| start(b[s], s));
-            merge(merge(merge(b[0], b[1]), b[2]), b[3])
-        };
-        // Lane `k` of row `i` is vertex `i` of lane `k`'s hull: each lane's point
+        });
+        // Lane `l` of row `i` is vertex `i` of lane `l`'s hull: each lane's point
         // is one select from its row (no lane-by-lane stores to reassemble).
         let best = best.round_int().to_array();
-        let last = rows.len() - 1;
         let mut point = Vec3x8::ZERO;
         for (lane, &i) in best.iter().enumerate() {
-            let row = &rows[(i as usize).min(last)];
-            point = Mask8::single(lane).select(*row, point);
+            point = Mask8::single(lane).select(rows[i as usize], point);
         }
         point
     }
@@ -267,7 +248,7 @@ impl LaneShape for HullX8 {
         // hull-hull distance time on Zen 3.
         let groups = &groups[..distinct];
         self.rows.clear();
-        self.rows.extend((0..rows).map(|j| {
+        self.rows.extend((0..padded_rows(rows)).map(|j| {
             groups[1..]
                 .iter()
                 .fold(splat_row(first, j), |row, &(h, mask)| {
