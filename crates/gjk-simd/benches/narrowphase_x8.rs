@@ -5,7 +5,10 @@
 //! and parry3d's dispatcher, then the batch driver on 2 threads.
 //!
 //! Every benchmark processes all 16,384 pairs of a workload per iteration; criterion
-//! reports elements (pairs) per second.
+//! reports elements (pairs) per second. With `NX8_ALTERNATE=rounds` set, criterion
+//! is skipped and the batch driver and parry's pure GJK path are timed in
+//! alternation on the standard kinds instead (best and median pass of each, see
+//! `alternate`): the ratio to trust on a machine whose speed drifts.
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -209,6 +212,78 @@ fn parry_pure_distance(a: &ParryShape, pa: &PPose, b: &ParryShape, pb: &PPose) -
     }
 }
 
+/// One pass of the batch driver over a workload on this thread, as users call it.
+fn batch_pass(w: &Workload, (ca, cb): (&[&Shape], &[&Shape]), distance: bool) -> usize {
+    let seq = Parallelism::Sequential;
+    if distance {
+        distance_batch(ca, &w.poses_a, cb, &w.poses_b, seq)
+            .unwrap()
+            .len()
+    } else {
+        intersects_batch(ca, &w.poses_a, cb, &w.poses_b, seq)
+            .unwrap()
+            .len()
+    }
+}
+
+/// One pass of parry's pure GJK path over a workload (standard kind pairs only).
+fn parry_pure_pass(w: &Workload, (pa, pb): (&[PPose], &[PPose]), distance: bool) -> f32 {
+    let mut acc = 0.0f32;
+    for i in 0..PAIRS {
+        let (a, b) = (&w.a[i].parry, &w.b[i].parry);
+        acc += if distance {
+            parry_pure_distance(a, &pa[i], b, &pb[i])
+        } else {
+            f32::from(u8::from(parry_pure_intersects(a, &pa[i], b, &pb[i])))
+        };
+    }
+    acc
+}
+
+/// `NX8_ALTERNATE=rounds`: instead of criterion, time the batch driver and parry's
+/// pure GJK path in alternation, one pass each per round, and print the best and
+/// the median pass of each in ns per pair with the ratio of the bests. On a shared
+/// machine whose speed drifts by tens of percent within minutes, alternation puts
+/// both sides under the same conditions and the best pass is the least disturbed.
+fn alternate(w: &Workload, rounds: usize) {
+    let (ca, cb) = (w.core_a(), w.core_b());
+    let (pa, pb): (Vec<PPose>, Vec<PPose>) = (
+        w.poses_a.iter().map(ppose).collect(),
+        w.poses_b.iter().map(ppose).collect(),
+    );
+    let per_pair = |f: &mut dyn FnMut()| {
+        let start = std::time::Instant::now();
+        f();
+        start.elapsed().as_secs_f64() * 1e9 / PAIRS as f64
+    };
+    for distance in [false, true] {
+        let (mut ours, mut parry) = (Vec::new(), Vec::new());
+        for _ in 0..rounds {
+            ours.push(per_pair(&mut || {
+                black_box(batch_pass(w, (&ca, &cb), distance));
+            }));
+            parry.push(per_pair(&mut || {
+                black_box(parry_pure_pass(w, (&pa, &pb), distance));
+            }));
+        }
+        let stats = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            (v[0], v[v.len() / 2])
+        };
+        let ((ours_best, ours_median), (parry_best, parry_median)) =
+            (stats(&mut ours), stats(&mut parry));
+        let query = if distance { "distance" } else { "intersects" };
+        println!(
+            "{query}/{}: x8-batch best {ours_best:.1} median {ours_median:.1} ns/pair, \
+             parry pure GJK best {parry_best:.1} median {parry_median:.1}: {:.2}x (best), \
+             {:.2}x (median), {rounds} alternating rounds",
+            w.name,
+            parry_best / ours_best,
+            parry_median / ours_median,
+        );
+    }
+}
+
 fn parry_dyn(s: &ParryShape) -> &dyn parry3d::shape::Shape {
     match s {
         ParryShape::Ball(x) => x,
@@ -335,19 +410,7 @@ fn run_workload(c: &mut Criterion, w: &Workload, pure: bool) {
             _ => {}
         }
         g.bench_function("x8-batch", |bch| {
-            bch.iter(|| {
-                if distance {
-                    let r =
-                        distance_batch(&ca, &w.poses_a, &cb, &w.poses_b, Parallelism::Sequential)
-                            .unwrap();
-                    black_box(r.len())
-                } else {
-                    let r =
-                        intersects_batch(&ca, &w.poses_a, &cb, &w.poses_b, Parallelism::Sequential)
-                            .unwrap();
-                    black_box(r.len())
-                }
-            })
+            bch.iter(|| black_box(batch_pass(w, (&ca, &cb), distance)))
         });
         // The same driver with its early outs and closed forms off: every pair
         // through the GJK kernels, to show what the shortcuts add.
@@ -369,23 +432,7 @@ fn run_workload(c: &mut Criterion, w: &Workload, pure: bool) {
         });
         if pure {
             g.bench_function("parry-pure-gjk", |bch| {
-                bch.iter(|| {
-                    let mut acc = 0.0f32;
-                    for i in 0..PAIRS {
-                        if distance {
-                            acc +=
-                                parry_pure_distance(&w.a[i].parry, &pa[i], &w.b[i].parry, &pb[i]);
-                        } else {
-                            acc += f32::from(u8::from(parry_pure_intersects(
-                                &w.a[i].parry,
-                                &pa[i],
-                                &w.b[i].parry,
-                                &pb[i],
-                            )));
-                        }
-                    }
-                    black_box(acc)
-                })
+                bch.iter(|| black_box(parry_pure_pass(w, (&pa, &pb), distance)))
             });
         }
         g.bench_function("parry-dispatcher", |bch| {
@@ -445,9 +492,18 @@ fn benches(c: &mut Criterion) {
         ("hull-hull", 3, 3),
         ("cuboid-hull", 1, 3),
     ];
+    let rounds: Option<usize> = std::env::var("NX8_ALTERNATE")
+        .ok()
+        .and_then(|r| r.parse().ok());
     for (k, (name, ka, kb)) in filter_kinds.into_iter().enumerate() {
         let w = workload(name, 0xBEEF + k as u64, move |_| (ka, kb));
-        run_workload(c, &w, true);
+        match rounds {
+            Some(rounds) => alternate(&w, rounds.max(1)),
+            None => run_workload(c, &w, true),
+        }
+    }
+    if rounds.is_some() {
+        return;
     }
     // Mixed: every pair draws its kinds at random, so batches hold lanes that need
     // different iteration counts and the driver fills all 16 buckets.

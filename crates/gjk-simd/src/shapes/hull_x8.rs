@@ -12,10 +12,11 @@ use crate::math::{CmpX8, Mask8, Vec3x8};
 /// vertex count than lane `j`.
 ///
 /// Vertices are stored by index across lanes: row `j` holds vertex `j` of every
-/// lane. A lane with fewer vertices than the longest repeats its vertex 0 in the
-/// remaining rows. The support scan compares with a strict `>`, so a repeated vertex
-/// never wins over the original and ties go to the lowest index, as in `gjk-core`'s
-/// scan; no per-row count mask is needed.
+/// lane. A lane with fewer vertices than the longest, and every lane past the
+/// longest up to a whole group of four rows, repeats its vertex 0. The support scan
+/// keeps the first maximum, so a repeated vertex never wins over the original and
+/// ties go to the lowest index, as in `gjk-core`'s scan; no per-row count mask is
+/// needed.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct HullX8 {
     rows: Vec<Vec3x8>,
