@@ -141,9 +141,8 @@ impl SupportMapX8 for HullX8 {
     /// is taken from the row its index names.
     ///
     /// Carrying the index instead of the point saves three of the four selects a
-    /// row (selects were the scan's bottleneck: two a cycle on AMD Zen 3) and lets
-    /// the rows be read straight into the dot products. The result is exactly
-    /// the sequential scan's (the lowest index among ties).
+    /// row and lets the rows be read straight into the dot products. The result
+    /// is exactly the sequential scan's (the lowest index among ties).
     #[inline(always)]
     fn support_core(&self, dir: Vec3x8, active: Mask8) -> Vec3x8 {
         let n = self.rows_for(active).max(1);
