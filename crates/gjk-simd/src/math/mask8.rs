@@ -50,11 +50,16 @@ impl Mask8 {
     }
 
     /// The mask with lane `i` set iff bit `i` of `bits` is set.
+    ///
+    /// In registers: lane `i` tests whether `floor(bits / 2^i)` is odd, exact in
+    /// f32 for eight bits (an array of lanes read back as a vector would wait on
+    /// eight separate stores). A constant `bits` folds to a constant mask.
+    #[inline(always)]
     pub fn from_bitmask(bits: u8) -> Self {
-        let set = f32::from_bits(u32::MAX);
-        Mask8(f32x8::new(std::array::from_fn(|i| {
-            if bits >> i & 1 == 1 { set } else { 0.0 }
-        })))
+        let weight = f32x8::new([1.0, 0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125]);
+        let shifted = (f32x8::splat(f32::from(bits)) * weight).floor();
+        let half = shifted * f32x8::splat(0.5);
+        Mask8(half.floor().simd_ne(half))
     }
 
     /// The first `n` lanes set (`n` is clamped to 8).
@@ -62,13 +67,6 @@ impl Mask8 {
     pub fn first(n: usize) -> Self {
         let lane = f32x8::new([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]);
         Mask8(lane.simd_lt(f32x8::splat(n.min(8) as f32)))
-    }
-
-    /// Only lane `i` set (none when `i >= 8`).
-    #[inline(always)]
-    pub fn single(i: usize) -> Self {
-        let lane = f32x8::new([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]);
-        Mask8(lane.simd_eq(f32x8::splat(i.min(8) as f32)))
     }
 
     /// Bit `i` set iff lane `i` is set.
@@ -208,7 +206,7 @@ mod tests {
 
     #[test]
     fn bits_roundtrip() {
-        for bits in [0u8, 1, 0x80, 0xA5, 0xFF] {
+        for bits in 0..=u8::MAX {
             assert_eq!(Mask8::from_bitmask(bits).bitmask(), bits);
         }
         assert_eq!(Mask8::first(3).bitmask(), 0b111);

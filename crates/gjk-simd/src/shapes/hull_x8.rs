@@ -145,8 +145,7 @@ impl SupportMapX8 for HullX8 {
     /// is exactly the sequential scan's (the lowest index among ties).
     #[inline(always)]
     fn support_core(&self, dir: Vec3x8, active: Mask8) -> Vec3x8 {
-        let n = self.rows_for(active).max(1);
-        let rows = &self.rows[..n.min(self.rows.len())];
+        let rows = &self.rows[..self.rows_for(active)];
         if rows.is_empty() {
             return Vec3x8::ZERO;
         }
@@ -179,7 +178,7 @@ impl SupportMapX8 for HullX8 {
         let best = best.round_int().to_array();
         let mut point = Vec3x8::ZERO;
         for (lane, &i) in best.iter().enumerate() {
-            point = Mask8::single(lane).select(rows[i as usize], point);
+            point = Mask8::from_bitmask(1 << lane).select(rows[i as usize], point);
         }
         point
     }
