@@ -1,6 +1,6 @@
 //! Rigid poses (rotation then translation).
 
-use glam::{Mat3, Quat, Vec3};
+use glam::{Mat3, Quat, Vec3, Vec4};
 
 use crate::error::PoseError;
 
@@ -8,10 +8,21 @@ use crate::error::PoseError;
 ///
 /// Built through [`Pose::new`], which rejects non-finite input and normalizes the
 /// quaternion, so every `Pose` a query sees is a proper rigid motion.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Clone, Copy, PartialEq)]
 pub struct Pose {
     rotation: Quat,
-    translation: Vec3,
+    /// The translation with `w = 0`: with the rotation, the pose is eight floats
+    /// that the wide packers read as two 16-byte halves ([`Pose::to_row`]).
+    translation: Vec4,
+}
+
+impl std::fmt::Debug for Pose {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pose")
+            .field("rotation", &self.rotation)
+            .field("translation", &self.translation())
+            .finish()
+    }
 }
 
 impl Default for Pose {
@@ -24,7 +35,7 @@ impl Pose {
     /// The identity pose.
     pub const IDENTITY: Pose = Pose {
         rotation: Quat::IDENTITY,
-        translation: Vec3::ZERO,
+        translation: Vec4::ZERO,
     };
 
     /// A validated pose. The rotation need not be unit length (it is normalized) but
@@ -45,7 +56,7 @@ impl Pose {
         }
         Ok(Self {
             rotation: rotation.normalize(),
-            translation,
+            translation: translation.extend(0.0),
         })
     }
 
@@ -63,7 +74,16 @@ impl Pose {
     /// The translation.
     #[inline]
     pub fn translation(&self) -> Vec3 {
-        self.translation
+        self.translation.truncate()
+    }
+
+    /// The pose as one row of eight floats, `[q.x, q.y, q.z, q.w, t.x, t.y, t.z, 0]`
+    /// (rotation `q`, translation `t`): what the wide packers transpose, eight
+    /// poses at a time, into structure-of-arrays form.
+    #[inline]
+    pub fn to_row(&self) -> [f32; 8] {
+        let (q, t): ([f32; 4], [f32; 4]) = (self.rotation.into(), self.translation.into());
+        [q[0], q[1], q[2], q[3], t[0], t[1], t[2], t[3]]
     }
 
     /// The rotation as a matrix (faster to apply many times).
@@ -78,7 +98,7 @@ impl Pose {
         let inv = self.rotation.conjugate();
         Pose {
             rotation: inv,
-            translation: -(inv * self.translation),
+            translation: (-(inv * self.translation())).extend(0.0),
         }
     }
 
@@ -87,7 +107,7 @@ impl Pose {
     pub fn compose(&self, other: &Pose) -> Pose {
         Pose {
             rotation: (self.rotation * other.rotation).normalize(),
-            translation: self.rotation * other.translation + self.translation,
+            translation: (self.rotation * other.translation() + self.translation()).extend(0.0),
         }
     }
 
@@ -101,14 +121,14 @@ impl Pose {
         let inv = self.rotation.conjugate();
         Pose {
             rotation: (inv * other.rotation).normalize(),
-            translation: inv * (other.translation - self.translation),
+            translation: (inv * (other.translation() - self.translation())).extend(0.0),
         }
     }
 
     /// Maps a point from this pose's local frame to the parent frame.
     #[inline]
     pub fn transform_point(&self, p: Vec3) -> Vec3 {
-        self.rotation * p + self.translation
+        self.rotation * p + self.translation()
     }
 
     /// Rotates a direction from this pose's local frame to the parent frame.
@@ -120,7 +140,7 @@ impl Pose {
     /// Maps a parent-frame point into this pose's local frame.
     #[inline]
     pub fn inverse_transform_point(&self, p: Vec3) -> Vec3 {
-        self.rotation.conjugate() * (p - self.translation)
+        self.rotation.conjugate() * (p - self.translation())
     }
 
     /// Rotates a parent-frame direction into this pose's local frame.
@@ -141,6 +161,21 @@ impl std::ops::Mul for Pose {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn row_holds_rotation_then_translation_and_a_zero() {
+        let q = Quat::from_rotation_y(0.7) * Quat::from_rotation_x(-1.2);
+        let t = Vec3::new(1.5, -2.25, 1e6);
+        let p = Pose::new(q, t).unwrap();
+        let r = p.rotation();
+        assert_eq!(p.to_row(), [r.x, r.y, r.z, r.w, t.x, t.y, t.z, 0.0]);
+        // Composed and inverted poses keep the zero too.
+        let inv = p.inverse();
+        assert_eq!(inv.to_row()[7], 0.0);
+        assert_eq!(p.compose(&inv).to_row()[7], 0.0);
+        assert_eq!(p.relative(&inv).to_row()[7], 0.0);
+        assert!(format!("{p:?}").contains("Vec3"));
+    }
 
     #[test]
     fn rejects_bad_input() {

@@ -636,9 +636,7 @@ fn pose_x8(poses: &[Pose], idx: &[u32]) -> PoseX8 {
 #[inline(always)]
 fn pose_x8_full(poses: &[Pose], idx: &[u32; 8]) -> PoseX8 {
     let rows: [f32x8; 8] = std::array::from_fn(|k| {
-        let p = &poses[idx[k] as usize];
-        let (q, t) = (p.rotation(), p.translation());
-        f32x8::new([q.x, q.y, q.z, q.w, t.x, t.y, t.z, 0.0])
+        f32x8::new(poses[idx[k] as usize].to_row())
     });
     let [qx, qy, qz, qw, tx, ty, tz, _] = f32x8::transpose(rows);
     PoseX8 {
