@@ -13,8 +13,8 @@ use crate::math::{CmpX8, Mask8, Vec3x8};
 ///
 /// Vertices are stored by index across lanes: row `j` holds vertex `j` of every
 /// lane. A lane with fewer vertices than the longest, and every lane past the
-/// longest up to a whole group of four rows, repeats its vertex 0. The support scan
-/// keeps the first maximum, so a repeated vertex never wins over the original and
+/// longest up to a whole group of four rows, repeats its last vertex. The support
+/// scan keeps the first maximum, so a repeated vertex never wins over the original and
 /// ties go to the lowest index, as in `gjk-core`'s scan; no per-row count mask is
 /// needed.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -88,9 +88,9 @@ impl HullX8 {
             self.counts[lane] = verts.len() as u32;
             radius[lane] = r;
             finite[lane] = !verts.is_empty() && verts.iter().all(|v| v.is_finite());
-            let first = verts.first().copied().unwrap_or(Vec3::ZERO);
+            let last = verts.last().copied().unwrap_or(Vec3::ZERO);
             for (j, row) in self.rows.iter_mut().enumerate() {
-                row.set_lane(lane, verts.get(j).copied().unwrap_or(first));
+                row.set_lane(lane, verts.get(j).copied().unwrap_or(last));
             }
         }
         self.bounding_radius = f32x8::new(radius);
@@ -129,7 +129,7 @@ impl HullX8 {
 
 /// Rows stored for a longest hull of `n` vertices: whole groups of four (the scan
 /// takes four rows a step), at least one group. Padding rows repeat each lane's
-/// vertex 0, which the scan's first-maximum rule never prefers to the original.
+/// last vertex, which the scan's first-maximum rule never prefers to the original.
 #[inline(always)]
 fn padded_rows(n: usize) -> usize {
     n.max(1).next_multiple_of(4)
@@ -216,10 +216,6 @@ impl LaneShape for HullX8 {
             .map(|h| h.map_or(0, |h| h.vertices().len()))
             .max()
             .unwrap_or(0);
-        let splat_row = |h: &ConvexHull, j: usize| {
-            let v = h.vertices();
-            Vec3x8::splat(v.get(j).copied().unwrap_or(v[0]))
-        };
         // The lanes' distinct hulls, each with the mask of the lanes holding it;
         // the first fills every lane, the others are blended over it.
         let mut groups: [(&ConvexHull, Mask8); 8] = [(first, Mask8::NONE); 8];
@@ -245,15 +241,27 @@ impl LaneShape for HullX8 {
         // stored rows instead let the compiler turn each blend into a masked
         // store (`vmaskmovps`), which is microcoded on AMD Zen: a sixth of the
         // hull-hull distance time on Zen 3.
-        let groups = &groups[..distinct];
+        // A hull's vertex `j`, or its last vertex past its end (validated hulls
+        // have at least one).
+        let splat_row = |v: &[Vec3], j: usize| Vec3x8::splat(v[j.min(v.len() - 1)]);
         self.rows.clear();
-        self.rows.extend((0..padded_rows(rows)).map(|j| {
-            groups[1..]
-                .iter()
-                .fold(splat_row(first, j), |row, &(h, mask)| {
-                    mask.select(splat_row(h, j), row)
-                })
-        }));
+        let padded = padded_rows(rows);
+        if distinct == 1 {
+            // One hull in every lane (the driver sorts hull pairs together, so
+            // most batches): its vertices splatted in order, then the padding.
+            let v = first.vertices();
+            self.rows.extend(v.iter().map(|&p| Vec3x8::splat(p)));
+            self.rows.resize(padded, splat_row(v, v.len()));
+        } else {
+            let groups = &groups[1..distinct];
+            self.rows.extend((0..padded).map(|j| {
+                groups
+                    .iter()
+                    .fold(splat_row(first.vertices(), j), |row, &(h, mask)| {
+                        mask.select(splat_row(h.vertices(), j), row)
+                    })
+            }));
+        }
         self.bounding_radius = f32x8::new(radius);
         self.uniform_count = self.common_count();
         // Validated hulls have finite vertices and radii.
