@@ -28,7 +28,7 @@ use crate::segments_x8::{SegmentCoreX8, segments_distance_x8, segments_intersect
 use crate::shapes::{
     CapsuleX8, ConeX8, CuboidX8, CylinderX8, HullX8, LaneShape, RoundedX8, SphereX8, SupportMapX8,
 };
-use gjk_core::query::bounds::{ball_tests, box_ball_tests};
+use gjk_core::query::bounds::{ball_overlap_point, ball_tests, box_ball_tests};
 
 /// Why a batch query was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -232,8 +232,8 @@ fn core_facts(inner_shape: &Shape, rounding: f32) -> Facts {
 /// ([`box_ball_tests`], much tighter than the box's own ball), the two balls
 /// otherwise ([`ball_tests`]). Scalar and inline in the bucketing loop: for these
 /// tests that costs fewer instructions than gathering the pairs for the wide pass
-/// that the distance query uses ([`bounding_tests_x8`]), which also computes the
-/// points inside both shapes.
+/// that the distance query uses for pairs with a box ([`bounding_tests_x8`]),
+/// which also computes the points inside both shapes.
 #[inline(always)]
 fn bounding_tests(a: &Facts, pose_a: &Pose, b: &Facts, pose_b: &Pose) -> (bool, bool) {
     let (ta, tb) = (pose_a.translation(), pose_b.translation());
@@ -988,8 +988,8 @@ fn run_query<Q: Query, S: Borrow<Shape> + Sync>(
     Ok(results)
 }
 
-/// Pairs set aside for the wide bounding tests ([`bounding_tests_x8`]), with
-/// their keys and [`bounds_row`]s.
+/// Pairs with a box set aside for the distance query's wide bounding tests
+/// ([`bounding_tests_x8`]), with their keys and [`bounds_row`]s.
 #[derive(Default)]
 struct Candidates {
     idx: Vec<u32>,
@@ -1100,7 +1100,9 @@ fn plan_block<Q: Query, S: Borrow<Shape>>(
     // idling in a lane beside undecided ones. The boolean query tests inline and
     // appends without branches (a decided pair is written and then overwritten by
     // the next): which pairs are decided is data, and branching on it
-    // mispredicts. The distance query sets its candidates aside for the wide pass.
+    // mispredicts. The distance query does the same for two balls, with the point
+    // inside both, and sets pairs with a box aside for the wide pass, which
+    // rotates eight at once.
     let len = range.len();
     let mut pending = vec![0u32; len];
     let mut keys = vec![0u8; len];
@@ -1117,10 +1119,28 @@ fn plan_block<Q: Query, S: Borrow<Shape>>(
             let ((core_a, round_a), (core_b, round_b)) = (peel(a), peel(b));
             let key = (kind_index(core_a) * KINDS + kind_index(core_b)) as u8;
             if pays[key as usize] {
+                let (fa, fb) = (core_facts(core_a, round_a), core_facts(core_b, round_b));
+                if fa.kind != CUBOID && fb.kind != CUBOID {
+                    // Two balls: tested here, scalar and without branches as in
+                    // the boolean query, the point inside both included (a third
+                    // of the instructions of gathering the pair for the wide pass).
+                    let (ta, tb) = (
+                        inputs.poses_a[i].translation(),
+                        inputs.poses_b[i].translation(),
+                    );
+                    let outer = fa.outer + fb.outer;
+                    let (apart, overlap) = ball_tests(ta, tb, outer, fa.inner + fb.inner);
+                    let inside = ball_overlap_point(ta, tb, fa.inner, fb.inner);
+                    // SAFETY: as for the boolean query's answers below.
+                    unsafe { out.write(i, Q::answer(overlap, inside)) };
+                    pending[n] = i as u32;
+                    keys[n] = key;
+                    n += usize::from(Q::decides(u8::from(apart), u8::from(overlap)) == 0);
+                    continue;
+                }
                 // Room for the whole block at the first candidate: no regrowth,
                 // and no allocation for blocks without candidates.
                 candidates.reserve_once(len);
-                let (fa, fb) = (core_facts(core_a, round_a), core_facts(core_b, round_b));
                 candidates.push(i as u32, key, &fa, &fb);
                 continue;
             }
