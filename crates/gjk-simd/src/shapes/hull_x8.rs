@@ -30,6 +30,11 @@ pub struct HullX8 {
     /// The vertex count of every lane when all lanes have the same (else 0): the
     /// scan's trip count without looking at the active lanes.
     uniform_count: usize,
+    /// When every lane holds the same hull: its vertices eight at a time, chunk
+    /// `c` holding the coordinates of vertices `8c..8c + 8` (else empty). The
+    /// support then takes each lane's point with one permute per chunk and
+    /// coordinate instead of one select per lane and coordinate.
+    columns: Vec<[f32x8; 3]>,
 }
 
 /// `Mask8` defaulting to "no lane" (private helper so `HullX8` can derive `Default`).
@@ -96,6 +101,23 @@ impl HullX8 {
         self.bounding_radius = f32x8::new(radius);
         self.finite = Mask8Default(Mask8::from_bools(finite) & f32x8::new(radius).finite());
         self.uniform_count = self.common_count();
+        let one_list = lanes.len() == 8 && lanes.iter().all(|l| std::ptr::eq(l.0, lanes[0].0));
+        self.set_columns(if one_list { lanes[0].0 } else { &[] });
+    }
+
+    /// Sets [`HullX8::columns`] from the vertex list every lane holds (empty: the
+    /// lanes differ). Past the list's end a chunk repeats its last vertex.
+    fn set_columns(&mut self, verts: &[Vec3]) {
+        self.columns.clear();
+        self.columns.extend(verts.chunks(8).map(|chunk| {
+            let at = |k: usize| chunk[k.min(chunk.len() - 1)];
+            let coordinate = |c: fn(Vec3) -> f32| f32x8::new(std::array::from_fn(|k| c(at(k))));
+            [
+                coordinate(|v| v.x),
+                coordinate(|v| v.y),
+                coordinate(|v| v.z),
+            ]
+        }));
     }
 
     /// The common vertex count of all lanes, or 0 when they differ.
@@ -133,6 +155,40 @@ impl HullX8 {
 #[inline(always)]
 fn padded_rows(n: usize) -> usize {
     n.max(1).next_multiple_of(4)
+}
+
+/// Each lane's vertex `best` (row indices as floats, all below the hull's vertex
+/// count) when every lane holds the hull of `columns`: per chunk of eight
+/// vertices, one permute by the index's low three bits for each coordinate, kept
+/// in the lanes whose index reaches that chunk. `None` without AVX2's
+/// cross-lane permute, or when the lanes hold different hulls (`columns` empty).
+#[inline(always)]
+fn fetch_from_columns(columns: &[[f32x8; 3]], best: f32x8) -> Option<Vec3x8> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    {
+        use std::arch::x86_64::{__m256i, _mm256_permutevar8x32_ps};
+        let (first, rest) = columns.split_first()?;
+        let index: __m256i = best.round_int().into();
+        // SAFETY: `vpermps` only reads its register operands, and this code is
+        // compiled only when the target has AVX2 (the `cfg` above), so the
+        // instruction exists wherever the binary runs.
+        let permute_one =
+            |v: f32x8| -> f32x8 { unsafe { _mm256_permutevar8x32_ps(v.into(), index) }.into() };
+        let permute =
+            |c: &[f32x8; 3]| Vec3x8::new(permute_one(c[0]), permute_one(c[1]), permute_one(c[2]));
+        let mut point = permute(first);
+        let mut start = f32x8::ZERO;
+        for chunk in rest {
+            start += f32x8::splat(8.0);
+            point = best.ge(start).select(permute(chunk), point);
+        }
+        Some(point)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    {
+        let _ = (columns, best);
+        None
+    }
 }
 
 impl SupportMapX8 for HullX8 {
@@ -173,6 +229,9 @@ impl SupportMapX8 for HullX8 {
             let better = d.gt(best_dot) | (d.same(best_dot) & i.lt(best));
             (better.select(d, best_dot), better.select(i, best))
         });
+        if let Some(point) = fetch_from_columns(&self.columns, best) {
+            return point;
+        }
         // Lane `l` of row `i` is vertex `i` of lane `l`'s hull: each lane's point
         // is one select from its row (no lane-by-lane stores to reassemble).
         let best = best.round_int().to_array();
@@ -252,7 +311,14 @@ impl LaneShape for HullX8 {
             let v = first.vertices();
             self.rows.extend(v.iter().map(|&p| Vec3x8::splat(p)));
             self.rows.resize(padded, splat_row(v, v.len()));
+            // Lanes without a hull (never from the driver) keep the selects.
+            if hulls.iter().all(Option::is_some) {
+                self.set_columns(v);
+            } else {
+                self.columns.clear();
+            }
         } else {
+            self.columns.clear();
             let groups = &groups[1..distinct];
             self.rows.extend((0..padded).map(|j| {
                 groups
@@ -349,6 +415,82 @@ mod tests {
                     "seed {seed:#x} case {case} lane {lane} dir {} of {} vertices",
                     dirs[lane],
                     lanes[lane].len()
+                );
+            }
+        }
+    }
+
+    /// The same check when every lane holds one vertex list, where the point is
+    /// fetched by permutes over chunks of eight vertices (counts around chunk
+    /// boundaries), and after packing one hull into all lanes.
+    #[test]
+    fn scan_of_one_hull_in_every_lane_finds_the_first_farthest_vertex() {
+        use rand::{Rng, SeedableRng};
+        let seed = 0x0c01;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        for case in 0..600 {
+            let n: usize = [1, 3, 7, 8, 9, 15, 16, 17, 32, 33, 40][case % 11];
+            let coarse = rng.random_bool(0.5);
+            let verts: Vec<Vec3> = (0..n)
+                .map(|_| {
+                    let v = Vec3::new(
+                        rng.random_range(-2.0..2.0),
+                        rng.random_range(-2.0..2.0),
+                        rng.random_range(-2.0..2.0),
+                    );
+                    if coarse { v.round() } else { v }
+                })
+                .collect();
+            let wide = HullX8::from_vertices(&[verts.as_slice(); 8]);
+            assert_eq!(wide.columns.len(), n.div_ceil(8), "case {case}");
+            let dirs: [Vec3; 8] = std::array::from_fn(|_| {
+                Vec3::new(
+                    rng.random_range(-1.0f32..1.0),
+                    rng.random_range(-1.0f32..1.0),
+                    rng.random_range(-1.0f32..1.0),
+                )
+            });
+            let active = Mask8::from_bitmask(rng.random::<u8>() | 1);
+            let s = wide.support_core(Vec3x8::from_array(dirs), active);
+            for lane in (0..8).filter(|&l| active.lane(l)) {
+                assert_eq!(
+                    s.lane(lane),
+                    first_farthest(&verts, dirs[lane]),
+                    "seed {seed:#x} case {case} lane {lane} dir {} of {n} vertices",
+                    dirs[lane]
+                );
+            }
+        }
+        // Packed from shapes: one hull in all lanes takes the permutes, two hulls
+        // do not, and both find the scalar scan's vertex.
+        let hull = |seed: u64| {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let points: Vec<Vec3> = (0..30)
+                .map(|_| Vec3::new(rng.random(), rng.random(), rng.random()) * 2.0 - 1.0)
+                .collect();
+            Shape::ConvexHull(std::sync::Arc::new(
+                ConvexHull::from_points(&points).unwrap(),
+            ))
+        };
+        let (h1, h2) = (hull(1), hull(2));
+        let dirs: [Vec3; 8] =
+            std::array::from_fn(|k| Vec3::new(k as f32 - 3.5, 1.0, -0.25 * k as f32));
+        for (lanes, uniform) in [
+            ([&h1; 8], true),
+            ([&h1, &h2, &h1, &h2, &h1, &h2, &h1, &h2], false),
+        ] {
+            let mut wide = HullX8::default();
+            wide.pack(&lanes);
+            assert_eq!(!wide.columns.is_empty(), uniform);
+            let s = wide.support_core(Vec3x8::from_array(dirs), Mask8::ALL);
+            for (lane, shape) in lanes.iter().enumerate() {
+                let Shape::ConvexHull(h) = shape else {
+                    unreachable!()
+                };
+                assert_eq!(
+                    s.lane(lane),
+                    h.support_core(dirs[lane]),
+                    "lane {lane}, uniform {uniform}"
                 );
             }
         }
