@@ -6,9 +6,10 @@
 //!
 //! Every benchmark processes all 16,384 pairs of a workload per iteration; criterion
 //! reports elements (pairs) per second. With `NX8_ALTERNATE=rounds` set, criterion
-//! is skipped and the batch driver and parry's pure GJK path are timed in
-//! alternation on the standard kinds instead (best and median pass of each, see
-//! `alternate`): the ratio to trust on a machine whose speed drifts.
+//! is skipped and the batch driver (one thread, and two threads on a pool, cold and
+//! warm) and parry's pure GJK path are timed in alternation on the standard kinds
+//! instead (best and median pass of each, see `alternate`): the ratios to trust on
+//! a machine whose speed drifts.
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -213,14 +214,18 @@ fn parry_pure_distance(a: &ParryShape, pa: &PPose, b: &ParryShape, pb: &PPose) -
 }
 
 /// One pass of the batch driver over a workload on this thread, as users call it.
-fn batch_pass(w: &Workload, (ca, cb): (&[&Shape], &[&Shape]), distance: bool) -> usize {
-    let seq = Parallelism::Sequential;
+fn batch_pass(
+    w: &Workload,
+    (ca, cb): (&[&Shape], &[&Shape]),
+    distance: bool,
+    parallelism: Parallelism,
+) -> usize {
     if distance {
-        distance_batch(ca, &w.poses_a, cb, &w.poses_b, seq)
+        distance_batch(ca, &w.poses_a, cb, &w.poses_b, parallelism)
             .unwrap()
             .len()
     } else {
-        intersects_batch(ca, &w.poses_a, cb, &w.poses_b, seq)
+        intersects_batch(ca, &w.poses_a, cb, &w.poses_b, parallelism)
             .unwrap()
             .len()
     }
@@ -245,7 +250,21 @@ fn parry_pure_pass(w: &Workload, (pa, pb): (&[PPose], &[PPose]), distance: bool)
 /// the median pass of each in ns per pair with the ratio of the bests. On a shared
 /// machine whose speed drifts by tens of percent within minutes, alternation puts
 /// both sides under the same conditions and the best pass is the least disturbed.
+/// Each round also times the batch driver on two threads, called from a thread of
+/// a 2-thread pool (as from a physics step running on the pool), twice in a row:
+/// "cold" right after the single-thread and parry passes, while the pool's other
+/// worker has gone to sleep (waking it is part of the time, as for a step that
+/// calls the driver once after serial work), and "warm" right after that, with
+/// both workers awake. Both are compared with the single-thread pass.
 fn alternate(w: &Workload, rounds: usize) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    pool.install(|| alternate_on_pool(w, rounds));
+}
+
+fn alternate_on_pool(w: &Workload, rounds: usize) {
     let (ca, cb) = (w.core_a(), w.core_b());
     let (pa, pb): (Vec<PPose>, Vec<PPose>) = (
         w.poses_a.iter().map(ppose).collect(),
@@ -258,13 +277,20 @@ fn alternate(w: &Workload, rounds: usize) {
     };
     for distance in [false, true] {
         let (mut ours, mut parry) = (Vec::new(), Vec::new());
+        let (mut cold, mut warm) = (Vec::new(), Vec::new());
+        let (seq, par) = (Parallelism::Sequential, Parallelism::default());
         for _ in 0..rounds {
             ours.push(per_pair(&mut || {
-                black_box(batch_pass(w, (&ca, &cb), distance));
+                black_box(batch_pass(w, (&ca, &cb), distance, seq));
             }));
             parry.push(per_pair(&mut || {
                 black_box(parry_pure_pass(w, (&pa, &pb), distance));
             }));
+            for two in [&mut cold, &mut warm] {
+                two.push(per_pair(&mut || {
+                    black_box(batch_pass(w, (&ca, &cb), distance, par));
+                }));
+            }
         }
         let stats = |v: &mut Vec<f64>| {
             v.sort_by(f64::total_cmp);
@@ -272,14 +298,23 @@ fn alternate(w: &Workload, rounds: usize) {
         };
         let ((ours_best, ours_median), (parry_best, parry_median)) =
             (stats(&mut ours), stats(&mut parry));
+        let (cold_best, cold_median) = stats(&mut cold);
+        let (warm_best, warm_median) = stats(&mut warm);
         let query = if distance { "distance" } else { "intersects" };
         println!(
             "{query}/{}: x8-batch best {ours_best:.1} median {ours_median:.1} ns/pair, \
              parry pure GJK best {parry_best:.1} median {parry_median:.1}: {:.2}x (best), \
-             {:.2}x (median), {rounds} alternating rounds",
+             {:.2}x (median); 2 threads on the pool, cold: best {cold_best:.1} median \
+             {cold_median:.1}, {:.2}x one thread (best), {:.2}x (median); warm: best \
+             {warm_best:.1} median {warm_median:.1}, {:.2}x (best), {:.2}x (median); \
+             {rounds} alternating rounds",
             w.name,
             parry_best / ours_best,
             parry_median / ours_median,
+            ours_best / cold_best,
+            ours_median / cold_median,
+            ours_best / warm_best,
+            ours_median / warm_median,
         );
     }
 }
@@ -410,7 +445,7 @@ fn run_workload(c: &mut Criterion, w: &Workload, pure: bool) {
             _ => {}
         }
         g.bench_function("x8-batch", |bch| {
-            bch.iter(|| black_box(batch_pass(w, (&ca, &cb), distance)))
+            bch.iter(|| black_box(batch_pass(w, (&ca, &cb), distance, Parallelism::Sequential)))
         });
         // The same driver with its early outs and closed forms off: every pair
         // through the GJK kernels, to show what the shortcuts add.
