@@ -195,13 +195,7 @@ struct Facts {
     rounding: f32,
 }
 
-#[inline(always)]
-fn facts(shape: &Shape) -> Facts {
-    let (core, rounding) = peel(shape);
-    core_facts(core, rounding)
-}
-
-/// [`facts`] of a shape already peeled into its core and rounding.
+/// The [`Facts`] of a shape peeled ([`peel`]) into its core and rounding.
 #[inline(always)]
 fn core_facts(inner_shape: &Shape, rounding: f32) -> Facts {
     let mut half_extents = Vec3::ZERO;
@@ -1097,12 +1091,12 @@ fn plan_block<Q: Query, S: Borrow<Shape>>(
     let (sa, sb) = (inputs.shapes_a, inputs.shapes_b);
     // The pairs that need a kernel, with their kind-pair keys. Pairs the bounding
     // tests decide get their answer here and stay out of the batches, instead of
-    // idling in a lane beside undecided ones. The boolean query tests inline and
-    // appends without branches (a decided pair is written and then overwritten by
-    // the next): which pairs are decided is data, and branching on it
-    // mispredicts. The distance query does the same for two balls, with the point
-    // inside both, and sets pairs with a box aside for the wide pass, which
-    // rotates eight at once.
+    // idling in a lane beside undecided ones. The tests run inline and the append
+    // is branch-free (a decided pair is written and then overwritten by the
+    // next): which pairs are decided is data, and branching on it mispredicts.
+    // The distance query needs a point inside both shapes: the balls give it
+    // here, and it sets pairs with a box aside for the wide pass, which rotates
+    // eight at once.
     let len = range.len();
     let mut pending = vec![0u32; len];
     let mut keys = vec![0u8; len];
@@ -1113,51 +1107,30 @@ fn plan_block<Q: Query, S: Borrow<Shape>>(
     });
     let mut n = 0;
     for i in range {
-        let (a, b) = (sa[i].borrow(), sb[i].borrow());
-        if Q::INSIDE_POINT {
-            // Kinds first: the radii are read only for the candidates.
-            let ((core_a, round_a), (core_b, round_b)) = (peel(a), peel(b));
-            let key = (kind_index(core_a) * KINDS + kind_index(core_b)) as u8;
-            if pays[key as usize] {
-                let (fa, fb) = (core_facts(core_a, round_a), core_facts(core_b, round_b));
-                if fa.kind != CUBOID && fb.kind != CUBOID {
-                    // Two balls: tested here, scalar and without branches as in
-                    // the boolean query, the point inside both included (a third
-                    // of the instructions of gathering the pair for the wide pass).
-                    let (ta, tb) = (
-                        inputs.poses_a[i].translation(),
-                        inputs.poses_b[i].translation(),
-                    );
-                    let outer = fa.outer + fb.outer;
-                    let (apart, overlap) = ball_tests(ta, tb, outer, fa.inner + fb.inner);
-                    let inside = ball_overlap_point(ta, tb, fa.inner, fb.inner);
-                    // SAFETY: as for the boolean query's answers below.
-                    unsafe { out.write(i, Q::answer(overlap, inside)) };
-                    pending[n] = i as u32;
-                    keys[n] = key;
-                    n += usize::from(Q::decides(u8::from(apart), u8::from(overlap)) == 0);
-                    continue;
-                }
+        // Kinds first: the radii are read only where the tests pay.
+        let ((core_a, round_a), (core_b, round_b)) = (peel(sa[i].borrow()), peel(sb[i].borrow()));
+        let key = (kind_index(core_a) * KINDS + kind_index(core_b)) as u8;
+        let decided = pays[key as usize] && {
+            let (fa, fb) = (core_facts(core_a, round_a), core_facts(core_b, round_b));
+            if Q::INSIDE_POINT && (fa.kind == CUBOID || fb.kind == CUBOID) {
                 // Room for the whole block at the first candidate: no regrowth,
                 // and no allocation for blocks without candidates.
                 candidates.reserve_once(len);
                 candidates.push(i as u32, key, &fa, &fb);
                 continue;
             }
-            pending[n] = i as u32;
-            keys[n] = key;
-            n += 1;
-            continue;
-        }
-        let (fa, fb) = (facts(a), facts(b));
-        let key = (fa.kind * KINDS + fb.kind) as u8;
-        let decided = pays[key as usize] && {
             let (pose_a, pose_b) = (&inputs.poses_a[i], &inputs.poses_b[i]);
             let (apart, overlap) = bounding_tests(&fa, pose_a, &fb, pose_b);
+            let inside = if Q::INSIDE_POINT {
+                let (ta, tb) = (pose_a.translation(), pose_b.translation());
+                ball_overlap_point(ta, tb, fa.inner, fb.inner)
+            } else {
+                Vec3::ZERO
+            };
             // SAFETY: `i` lies in this task's block, whose slots no other task
             // touches while it is planned (see `run_query`); an undecided pair's
             // slot is written again by its kernel, after the planning.
-            unsafe { out.write(i, Q::answer(overlap, Vec3::ZERO)) };
+            unsafe { out.write(i, Q::answer(overlap, inside)) };
             Q::decides(u8::from(apart), u8::from(overlap)) != 0
         };
         pending[n] = i as u32;

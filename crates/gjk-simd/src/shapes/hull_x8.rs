@@ -93,9 +93,8 @@ impl HullX8 {
             self.counts[lane] = verts.len() as u32;
             radius[lane] = r;
             finite[lane] = !verts.is_empty() && verts.iter().all(|v| v.is_finite());
-            let last = verts.last().copied().unwrap_or(Vec3::ZERO);
             for (j, row) in self.rows.iter_mut().enumerate() {
-                row.set_lane(lane, verts.get(j).copied().unwrap_or(last));
+                row.set_lane(lane, vertex_or_last(verts, j));
             }
         }
         self.bounding_radius = f32x8::new(radius);
@@ -106,11 +105,11 @@ impl HullX8 {
     }
 
     /// Sets [`HullX8::columns`] from the vertex list every lane holds (empty: the
-    /// lanes differ). Past the list's end a chunk repeats its last vertex.
+    /// lanes differ), padded as the rows are.
     fn set_columns(&mut self, verts: &[Vec3]) {
         self.columns.clear();
-        self.columns.extend(verts.chunks(8).map(|chunk| {
-            let at = |k: usize| chunk[k.min(chunk.len() - 1)];
+        self.columns.extend((0..verts.len().div_ceil(8)).map(|c| {
+            let at = |k: usize| vertex_or_last(verts, 8 * c + k);
             let coordinate = |c: fn(Vec3) -> f32| f32x8::new(std::array::from_fn(|k| c(at(k))));
             [
                 coordinate(|v| v.x),
@@ -147,6 +146,14 @@ impl HullX8 {
         }
         padded_rows(n).min(self.rows.len())
     }
+}
+
+/// Vertex `j` of a lane's list, or its last vertex past the list's end (zero for
+/// an empty list, whose lane is invalid input): what rows and chunks hold past a
+/// list's end, which the first-maximum scan never prefers to the original.
+#[inline(always)]
+fn vertex_or_last(verts: &[Vec3], j: usize) -> Vec3 {
+    verts.get(j).or(verts.last()).copied().unwrap_or(Vec3::ZERO)
 }
 
 /// Rows stored for a longest hull of `n` vertices: whole groups of four (the scan
@@ -300,9 +307,7 @@ impl LaneShape for HullX8 {
         // stored rows instead let the compiler turn each blend into a masked
         // store (`vmaskmovps`), which is microcoded on AMD Zen: a sixth of the
         // hull-hull distance time on Zen 3.
-        // A hull's vertex `j`, or its last vertex past its end (validated hulls
-        // have at least one).
-        let splat_row = |v: &[Vec3], j: usize| Vec3x8::splat(v[j.min(v.len() - 1)]);
+        let splat_row = |v: &[Vec3], j: usize| Vec3x8::splat(vertex_or_last(v, j));
         self.rows.clear();
         let padded = padded_rows(rows);
         if distinct == 1 {
@@ -372,6 +377,22 @@ mod tests {
         best
     }
 
+    /// `n` points in a cube of side 4, half the time on a coarse grid so that
+    /// ties between vertices are common.
+    fn random_points(rng: &mut impl rand::Rng, n: usize) -> Vec<Vec3> {
+        let coarse = rng.random_bool(0.5);
+        (0..n)
+            .map(|_| {
+                let v = Vec3::new(
+                    rng.random_range(-2.0..2.0),
+                    rng.random_range(-2.0..2.0),
+                    rng.random_range(-2.0..2.0),
+                );
+                if coarse { v.round() } else { v }
+            })
+            .collect()
+    }
+
     #[test]
     fn scan_finds_the_first_farthest_vertex_in_every_active_lane() {
         use rand::{Rng, SeedableRng};
@@ -383,17 +404,7 @@ mod tests {
             let lanes: Vec<Vec<Vec3>> = (0..8)
                 .map(|_| {
                     let n = rng.random_range(1..=40);
-                    let coarse = rng.random_bool(0.5);
-                    (0..n)
-                        .map(|_| {
-                            let v = Vec3::new(
-                                rng.random_range(-2.0..2.0),
-                                rng.random_range(-2.0..2.0),
-                                rng.random_range(-2.0..2.0),
-                            );
-                            if coarse { v.round() } else { v }
-                        })
-                        .collect()
+                    random_points(&mut rng, n)
                 })
                 .collect();
             let refs: Vec<&[Vec3]> = lanes.iter().map(Vec::as_slice).collect();
@@ -430,17 +441,7 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         for case in 0..600 {
             let n: usize = [1, 3, 7, 8, 9, 15, 16, 17, 32, 33, 40][case % 11];
-            let coarse = rng.random_bool(0.5);
-            let verts: Vec<Vec3> = (0..n)
-                .map(|_| {
-                    let v = Vec3::new(
-                        rng.random_range(-2.0..2.0),
-                        rng.random_range(-2.0..2.0),
-                        rng.random_range(-2.0..2.0),
-                    );
-                    if coarse { v.round() } else { v }
-                })
-                .collect();
+            let verts = random_points(&mut rng, n);
             let wide = HullX8::from_vertices(&[verts.as_slice(); 8]);
             assert_eq!(wide.columns.len(), n.div_ceil(8), "case {case}");
             let dirs: [Vec3; 8] = std::array::from_fn(|_| {
