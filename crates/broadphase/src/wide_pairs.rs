@@ -65,6 +65,35 @@ fn box6(aabb: &crate::Aabb) -> Box6 {
     [lo.x, lo.y, lo.z, hi.x, hi.y, hi.z]
 }
 
+/// A tree node's eight words as lanes: the box (min x, y, z, max x, y, z), the first
+/// child link and the second (a leaf's payload), bit for bit.
+#[inline(always)]
+fn node_words(node: &crate::tree::Node) -> f32x8 {
+    let (lo, hi) = (node.aabb.min(), node.aabb.max());
+    f32x8::from([
+        lo.x,
+        lo.y,
+        lo.z,
+        hi.x,
+        hi.y,
+        hi.z,
+        f32::from_bits(node.child1),
+        f32::from_bits(node.child2),
+    ])
+}
+
+/// The words of a padding slot: the empty box, payload 0.
+const EMPTY_SLOT: f32x8 = f32x8::new([
+    f32::INFINITY,
+    f32::INFINITY,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    f32::NEG_INFINITY,
+    f32::NEG_INFINITY,
+    0.0,
+    0.0,
+]);
+
 /// The set bits of a child mask, lowest first.
 #[derive(Clone, Copy)]
 struct Bits(u32);
@@ -747,27 +776,27 @@ fn subtree_buckets(
     payload: &mut Vec<u32>,
     per_bucket: usize,
 ) -> Vec<Vec<WideNode>> {
-    // `padded`: slots past the leaves already hold empty boxes and payload 0 (freshly
-    // pushed nodes), so they need no second write.
-    let fill =
-        |(bucket, pay): (&mut WideNode, &mut [u32]), (n, l): (usize, usize), padded: bool| {
-            // Branch-free over the range (node kinds alternate at random): every node is
-            // written to slot `s`, which only advances past leaves, so an internal node is
-            // overwritten by the next leaf; the range ends with a leaf.
-            let mut s = 0usize;
-            for node in &tree.nodes[n..n + 2 * l - 1] {
-                let k = s.min(W - 1);
-                bucket.set_child_raw(k, &box6(&node.aabb));
-                pay[k] = node.child2;
-                s += usize::from(node.is_leaf());
-            }
-            if !padded {
-                for (k, p) in pay.iter_mut().enumerate().skip(l) {
-                    bucket.set_child_raw(k, &EMPTY_BOX);
-                    *p = 0;
-                }
-            }
-        };
+    // A node is eight 32-bit words (box, child link, payload), so the bucket is the
+    // transpose of its eight leaves: one vector store per node and seven per bucket,
+    // where writing each leaf's words into the rows took seven scalar stores per node
+    // (internal nodes included) plus the padding.
+    let fill = |(bucket, pay): (&mut WideNode, &mut [u32]), (n, l): (usize, usize)| {
+        // Branch-free over the range (node kinds alternate at random): every node is
+        // written to slot `s`, which only advances past leaves, so an internal node is
+        // overwritten by the next leaf; the range ends with a leaf. Slots past the
+        // leaves keep the empty box and payload 0.
+        let mut slots = [EMPTY_SLOT; W];
+        let mut s = 0usize;
+        for node in &tree.nodes[n..n + 2 * l - 1] {
+            slots[s.min(W - 1)] = node_words(node);
+            s += usize::from(node.is_leaf());
+        }
+        let rows = f32x8::transpose(slots);
+        for (dst, src) in bucket.rows.iter_mut().zip(&rows) {
+            *dst = src.to_array();
+        }
+        pay.copy_from_slice(&rows[7].to_array().map(f32::to_bits));
+    };
     if tree.len() >= SPLIT_MIN_BUCKETS * W {
         let tops = top_subtrees(tree);
         let caps: Vec<usize> = tops
@@ -821,7 +850,7 @@ fn subtree_buckets(
                 if k == b.len() {
                     return false;
                 }
-                fill((&mut b[k], &mut p[k * W..(k + 1) * W]), root, false);
+                fill((&mut b[k], &mut p[k * W..(k + 1) * W]), root);
                 // The subtree root's box contains the leaves (it is their union unless
                 // `enlarge` grew it), which is all the culling above needs.
                 v1[k / W].set_child_raw(k % W, &box6(&tree.nodes[root.0].aabb));
@@ -854,7 +883,7 @@ fn subtree_buckets(
         let k = buckets.len();
         buckets.push(WideNode::EMPTY);
         payload.extend_from_slice(&[0; W]);
-        fill((&mut buckets[k], &mut payload[k * W..]), root, true);
+        fill((&mut buckets[k], &mut payload[k * W..(k + 1) * W]), root);
         if k.is_multiple_of(W) {
             level1.push(WideNode::EMPTY);
         }
