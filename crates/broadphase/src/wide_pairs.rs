@@ -49,6 +49,7 @@ const W: usize = 8;
 /// slots hold inverted infinite boxes, which are not valid `Aabb`s).
 type Box6 = [f32; 6];
 
+/// The box of a padding slot: +inf mins, -inf maxs, which overlaps nothing.
 const EMPTY_BOX: Box6 = [
     f32::INFINITY,
     f32::INFINITY,
@@ -65,34 +66,22 @@ fn box6(aabb: &crate::Aabb) -> Box6 {
     [lo.x, lo.y, lo.z, hi.x, hi.y, hi.z]
 }
 
-/// A tree node's eight words as lanes: the box (min x, y, z, max x, y, z), the first
+/// A tree node's eight 32-bit words, as laid out in the arena: the box, then the first
 /// child link and the second (a leaf's payload), bit for bit.
+const fn slot_words(b: Box6, child1: u32, child2: u32) -> [f32; 8] {
+    let [x0, y0, z0, x1, y1, z1] = b;
+    let (c1, c2) = (f32::from_bits(child1), f32::from_bits(child2));
+    [x0, y0, z0, x1, y1, z1, c1, c2]
+}
+
+/// A node's [`slot_words`] as lanes.
 #[inline(always)]
 fn node_words(node: &crate::tree::Node) -> f32x8 {
-    let (lo, hi) = (node.aabb.min(), node.aabb.max());
-    f32x8::from([
-        lo.x,
-        lo.y,
-        lo.z,
-        hi.x,
-        hi.y,
-        hi.z,
-        f32::from_bits(node.child1),
-        f32::from_bits(node.child2),
-    ])
+    f32x8::from(slot_words(box6(&node.aabb), node.child1, node.child2))
 }
 
 /// The words of a padding slot: the empty box, payload 0.
-const EMPTY_SLOT: f32x8 = f32x8::new([
-    f32::INFINITY,
-    f32::INFINITY,
-    f32::INFINITY,
-    f32::NEG_INFINITY,
-    f32::NEG_INFINITY,
-    f32::NEG_INFINITY,
-    0.0,
-    0.0,
-]);
+const EMPTY_SLOT: f32x8 = f32x8::new(slot_words(EMPTY_BOX, 0, 0));
 
 /// The set bits of a child mask, lowest first.
 #[derive(Clone, Copy)]
@@ -199,12 +188,12 @@ pub(crate) struct WideNode {
 impl WideNode {
     const EMPTY: WideNode = WideNode {
         rows: [
-            [f32::INFINITY; W],
-            [f32::INFINITY; W],
-            [f32::INFINITY; W],
-            [f32::NEG_INFINITY; W],
-            [f32::NEG_INFINITY; W],
-            [f32::NEG_INFINITY; W],
+            [EMPTY_BOX[0]; W],
+            [EMPTY_BOX[1]; W],
+            [EMPTY_BOX[2]; W],
+            [EMPTY_BOX[3]; W],
+            [EMPTY_BOX[4]; W],
+            [EMPTY_BOX[5]; W],
         ],
     };
 
