@@ -206,6 +206,8 @@ pub(crate) fn build(count: usize, leaf: impl Fn(usize) -> (Aabb, u32, u32)) -> B
     // Every node costs one unit, so at most 2n - 1 are spent.
     let mut budget = 2 * count;
     let mut stack = Vec::new();
+    // Each binned split's item bins, kept for its partition.
+    let mut item_bins = Vec::new();
     let Some(mut grid) = Grid::new(&centres, count) else {
         let mut items: Vec<Item> = (0..count).map(|i| Item::from_leaf(leaf(i))).collect();
         let root = Task {
@@ -215,7 +217,15 @@ pub(crate) fn build(count: usize, leaf: impl Fn(usize) -> (Aabb, u32, u32)) -> B
             parent: NULL,
             second: false,
         };
-        build_sah(&mut out, &mut items, &mut stack, root, false, &mut budget);
+        build_sah(
+            &mut out,
+            &mut items,
+            &mut stack,
+            &mut item_bins,
+            root,
+            false,
+            &mut budget,
+        );
         return out;
     };
     let order = grid.sort(count, &leaf);
@@ -277,6 +287,7 @@ pub(crate) fn build(count: usize, leaf: impl Fn(usize) -> (Aabb, u32, u32)) -> B
             &mut out,
             &mut items,
             &mut stack,
+            &mut item_bins,
             root,
             grid_parent,
             &mut budget,
@@ -290,11 +301,12 @@ pub(crate) fn build(count: usize, leaf: impl Fn(usize) -> (Aabb, u32, u32)) -> B
 
 /// Builds the subtree of `root` over `items` with the binned SAH, appending its nodes
 /// in depth-first preorder. `grid_parent`: the root's parent is a grid node, whose box
-/// the root's box grows.
+/// the root's box grows. `stack` and `item_bins` are scratch space.
 fn build_sah(
     out: &mut Built,
     items: &mut [Item],
     stack: &mut Vec<Task>,
+    item_bins: &mut Vec<u8>,
     root: Task,
     mut grid_parent: bool,
     budget: &mut usize,
@@ -349,9 +361,9 @@ fn build_sah(
             // A compile-time axis turns lane extraction into a plain register move.
             let (lo, e) = (task.centres.min[axis], ext[axis]);
             match axis {
-                0 => split_binned::<0>(range, lo, e),
-                1 => split_binned::<1>(range, lo, e),
-                _ => split_binned::<2>(range, lo, e),
+                0 => split_binned::<0>(range, lo, e, item_bins),
+                1 => split_binned::<1>(range, lo, e, item_bins),
+                _ => split_binned::<2>(range, lo, e, item_bins),
             }
         } else {
             split_middle(range)
@@ -633,6 +645,7 @@ fn split_binned<const AXIS: usize>(
     range: &mut [Item],
     lo: f32,
     extent: f32,
+    item_bins: &mut Vec<u8>,
 ) -> (usize, Bounds, Bounds, Bounds) {
     let n = range.len();
     let bins = n.clamp(2, MAX_BINS);
@@ -643,21 +656,22 @@ fn split_binned<const AXIS: usize>(
     // axes) come from the bins instead of another pass over the items.
     let mut cbox = [Bounds::EMPTY; MAX_BINS];
     let mut counts = [0u32; MAX_BINS];
-    // Bin indices a chunk at a time first: the accumulation loop then knows every
-    // store address early (its read-modify-writes of the bins hit the same bin often
-    // in small ranges, which the CPU can only order once the addresses are known).
-    let mut idx = [0u8; 64];
-    for chunk in range.chunks(64) {
-        for (k, it) in idx.iter_mut().zip(chunk) {
-            *k = bin_of(lane::<AXIS>(it.centre2()), lo, scale, bins) as u8;
-        }
-        for (&b, it) in idx.iter().zip(chunk) {
-            let b = usize::from(b) & (MAX_BINS - 1);
-            let c = it.centre2();
-            boxes[b].grow(it.min, it.max);
-            cbox[b].grow(c, c);
-            counts[b] += 1;
-        }
+    // Every item's bin first: the accumulation loop then knows every store address
+    // early (its read-modify-writes of the bins hit the same bin often in small
+    // ranges, which the CPU can only order once the addresses are known), and the
+    // partition below reads the bins instead of computing them again.
+    item_bins.clear();
+    item_bins.extend(
+        range
+            .iter()
+            .map(|it| bin_of(lane::<AXIS>(it.centre2()), lo, scale, bins) as u8),
+    );
+    for (&b, it) in item_bins.iter().zip(range.iter()) {
+        let b = usize::from(b) & (MAX_BINS - 1);
+        let c = it.centre2();
+        boxes[b].grow(it.min, it.max);
+        cbox[b].grow(c, c);
+        counts[b] += 1;
     }
     // Right-to-left sweep: area and count of bins i.. for every i.
     let mut right_area = [0f32; MAX_BINS];
@@ -703,13 +717,12 @@ fn split_binned<const AXIS: usize>(
     // Branch-free in-place partition: every item is swapped to the end of the left
     // part, which only grows past items that go left. Which side an item goes is
     // random, so a branchy partition mispredicts on half the items; two 32-byte swaps
-    // per item are cheaper. The bin index is recomputed with the same formula, so
-    // every item lands on the side it was counted on.
+    // per item are cheaper. Item `j` is still in place when the loop reaches it (the
+    // swaps so far only touched positions below `j`), so its bin is the one counted.
     let mut i = 0;
-    for j in 0..n {
-        let b = bin_of(lane::<AXIS>(range[j].centre2()), lo, scale, bins);
+    for (j, &b) in item_bins.iter().enumerate() {
         range.swap(i, j);
-        i += usize::from(b < best_split);
+        i += usize::from(usize::from(b) < best_split);
     }
     if i == 0 || i == n {
         // Cannot happen (both sides were counted non-empty); kept as a safe fallback.
@@ -816,4 +829,72 @@ fn split_middle_centres(range: &mut [Item]) -> (usize, Bounds, Bounds) {
         r.grow(c, c);
     }
     (mid, l, r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// A binned split puts each item on the side its bin was counted on (the
+    /// partition reads the bins computed before its swaps): recomputed from the
+    /// items afterwards, every bin left of the cut is below every bin right of it,
+    /// the centre bounds returned hold their side's centres, and the items are the
+    /// same ones.
+    #[test]
+    fn binned_split_keeps_items_on_their_bins_side() {
+        let seed = 0xB1_45u64;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut scratch = Vec::new();
+        for case in 0..600 {
+            let n = rng.random_range(5..300);
+            let side = rng.random_range(1.0..50.0);
+            let mut items: Vec<Item> = (0..n)
+                .map(|k| {
+                    let c = Vec3::new(
+                        rng.random_range(0.0..side),
+                        rng.random_range(0.0..side),
+                        rng.random_range(0.0..side),
+                    );
+                    let h = Vec3::splat(rng.random_range(0.1..1.0));
+                    Item::new(&Aabb::new(c - h, c + h).unwrap(), k as u32, 0)
+                })
+                .collect();
+            let mut centres = Bounds::EMPTY;
+            for it in &items {
+                centres.grow(it.centre2(), it.centre2());
+            }
+            let axis = case % 3;
+            let (lo, extent) = (centres.min[axis], centres.max[axis] - centres.min[axis]);
+            let (mid, _, left, right) = match axis {
+                0 => split_binned::<0>(&mut items, lo, extent, &mut scratch),
+                1 => split_binned::<1>(&mut items, lo, extent, &mut scratch),
+                _ => split_binned::<2>(&mut items, lo, extent, &mut scratch),
+            };
+            let bins = n.clamp(2, MAX_BINS);
+            let scale = bins as f32 * (1.0 - 1e-6) / extent;
+            let bin = |it: &Item| bin_of(it.centre2()[axis], lo, scale, bins);
+            let what = format!("seed {seed:#x} case {case} (n {n}, axis {axis}, cut {mid})");
+            assert!(0 < mid && mid < n, "{what}");
+            let left_max = items[..mid].iter().map(bin).max().unwrap();
+            let right_min = items[mid..].iter().map(bin).min().unwrap();
+            assert!(
+                left_max < right_min,
+                "{what}: bins {left_max} | {right_min}"
+            );
+            for (part, bounds) in [(&items[..mid], &left), (&items[mid..], &right)] {
+                for it in part {
+                    let c = it.centre2();
+                    assert!(
+                        c.cmpge(bounds.min).all() && c.cmple(bounds.max).all(),
+                        "{what}"
+                    );
+                }
+            }
+            let mut ids: Vec<u32> = items.iter().map(Item::leaf_id).collect();
+            ids.sort_unstable();
+            assert!(ids.iter().copied().eq(0..n as u32), "{what}");
+        }
+    }
 }
