@@ -108,6 +108,15 @@ struct Task {
     second: bool,
 }
 
+/// Working space of the SAH builds, reused from range to range.
+#[derive(Default)]
+struct Scratch {
+    /// Ranges waiting to be split (right halves).
+    stack: Vec<Task>,
+    /// The bin of each item of the range being split, kept for its partition.
+    item_bins: Vec<u8>,
+}
+
 /// A range of grid cells, whose leaves are `order[start..end]` (see [`Grid::sort`]).
 struct GridTask {
     /// The cells' region (doubled centre coordinates).
@@ -205,9 +214,7 @@ pub(crate) fn build(count: usize, leaf: impl Fn(usize) -> (Aabb, u32, u32)) -> B
     }
     // Every node costs one unit, so at most 2n - 1 are spent.
     let mut budget = 2 * count;
-    let mut stack = Vec::new();
-    // Each binned split's item bins, kept for its partition.
-    let mut item_bins = Vec::new();
+    let mut scratch = Scratch::default();
     let Some(mut grid) = Grid::new(&centres, count) else {
         let mut items: Vec<Item> = (0..count).map(|i| Item::from_leaf(leaf(i))).collect();
         let root = Task {
@@ -217,15 +224,7 @@ pub(crate) fn build(count: usize, leaf: impl Fn(usize) -> (Aabb, u32, u32)) -> B
             parent: NULL,
             second: false,
         };
-        build_sah(
-            &mut out,
-            &mut items,
-            &mut stack,
-            &mut item_bins,
-            root,
-            false,
-            &mut budget,
-        );
+        build_sah(&mut out, &mut items, &mut scratch, root, false, &mut budget);
         return out;
     };
     let order = grid.sort(count, &leaf);
@@ -286,8 +285,7 @@ pub(crate) fn build(count: usize, leaf: impl Fn(usize) -> (Aabb, u32, u32)) -> B
         build_sah(
             &mut out,
             &mut items,
-            &mut stack,
-            &mut item_bins,
+            &mut scratch,
             root,
             grid_parent,
             &mut budget,
@@ -301,12 +299,11 @@ pub(crate) fn build(count: usize, leaf: impl Fn(usize) -> (Aabb, u32, u32)) -> B
 
 /// Builds the subtree of `root` over `items` with the binned SAH, appending its nodes
 /// in depth-first preorder. `grid_parent`: the root's parent is a grid node, whose box
-/// the root's box grows. `stack` and `item_bins` are scratch space.
+/// the root's box grows.
 fn build_sah(
     out: &mut Built,
     items: &mut [Item],
-    stack: &mut Vec<Task>,
-    item_bins: &mut Vec<u8>,
+    scratch: &mut Scratch,
     root: Task,
     mut grid_parent: bool,
     budget: &mut usize,
@@ -315,7 +312,7 @@ fn build_sah(
     // iteration instead of through the stack: a task read back from memory right after
     // it was written field by field stalls on store forwarding.
     let mut next = Some(root);
-    while let Some(task) = next.take().or_else(|| stack.pop()) {
+    while let Some(task) = next.take().or_else(|| scratch.stack.pop()) {
         if *budget == 0 {
             break;
         }
@@ -361,9 +358,9 @@ fn build_sah(
             // A compile-time axis turns lane extraction into a plain register move.
             let (lo, e) = (task.centres.min[axis], ext[axis]);
             match axis {
-                0 => split_binned::<0>(range, lo, e, item_bins),
-                1 => split_binned::<1>(range, lo, e, item_bins),
-                _ => split_binned::<2>(range, lo, e, item_bins),
+                0 => split_binned::<0>(range, lo, e, &mut scratch.item_bins),
+                1 => split_binned::<1>(range, lo, e, &mut scratch.item_bins),
+                _ => split_binned::<2>(range, lo, e, &mut scratch.item_bins),
             }
         } else {
             split_middle(range)
@@ -385,7 +382,7 @@ fn build_sah(
             out.grow_ancestors(node);
         }
         let mid = task.start + mid as u32;
-        stack.push(Task {
+        scratch.stack.push(Task {
             centres: right_c,
             start: mid,
             end: task.end,
