@@ -198,6 +198,154 @@ impl SimplexX8 {
             & pp.lt(best_vv)
     }
 
+    /// The edge `w p_i` as a candidate of [`solve`](Self::solve): the origin
+    /// projects at `w + t d_i`, `t = -w·d_i / |d_i|²`; the edge's interior is its
+    /// Voronoi feature when `0 < t < 1`. A zero-length edge gives a NaN `t`, which
+    /// no comparison accepts.
+    #[inline(always)]
+    fn edge_candidate(
+        &self,
+        i: usize,
+        w: Vec3x8,
+        (d, dd): (&[Vec3x8; 3], &[f32x8; 3]),
+        active: Mask8,
+        best: &mut Solved,
+    ) {
+        let (zero, one) = (f32x8::ZERO, f32x8::ONE);
+        if (self.exists[i] & active).none() {
+            return;
+        }
+        let t = -w.dot(d[i]) / dd[i];
+        let p = d[i].mul_add(t, w);
+        let pp = p.length_squared();
+        let take = self.exists[i] & t.gt(zero) & t.lt(one) & pp.lt(best.vv);
+        best.v = take.select(p, best.v);
+        best.vv = take.select(pp, best.vv);
+        let mut weights = [zero; 3];
+        weights[i] = t;
+        for (k, wk) in weights.iter().enumerate() {
+            best.weights[k] = take.select(*wk, best.weights[k]);
+        }
+        best.weight_w = take.select(one - t, best.weight_w);
+    }
+
+    /// The triangle `w p_i p_j` as a candidate of [`solve`](Self::solve), normal
+    /// `n = d_i × d_j`. The origin's projection on the plane is `n (n·w)/|n|²`
+    /// (more accurate than summing weighted vertices when the vertices are far
+    /// from the origin compared to the gap: bepu does the same). Its weights:
+    /// `λ_i = n·(d_j × w)/|n|²`, `λ_j = n·(w × d_i)/|n|²`, `λ_w = 1 - λ_i - λ_j`
+    /// (the origin may stand in for its projection because they differ by a
+    /// multiple of `n`, which the triple products ignore). Both triple products
+    /// share one cross product: `n·(d_j × w) = d_j·(w × n)` and
+    /// `n·(w × d_i) = -d_i·(w × n)`. `tet[k]` receives the origin's barycentric
+    /// weight of the vertex `p_k` opposite the face in the tetrahedron: (signed
+    /// distance of the origin) / (that of the vertex).
+    #[inline(always)]
+    fn face_candidate(
+        &self,
+        (i, j, k): (usize, usize, usize),
+        w: Vec3x8,
+        (d, dd): (&[Vec3x8; 3], &[f32x8; 3]),
+        active: Mask8,
+        best: &mut Solved,
+        tet: &mut [f32x8; 3],
+    ) {
+        let one = f32x8::ONE;
+        if (self.exists[i] & self.exists[j] & active).none() {
+            return;
+        }
+        let (n, nn) = triangle_normal(d[i], d[j], dd[i], dd[j], active);
+        let nw = n.dot(w);
+        let inv = one / nn;
+        let wn = w.cross(n);
+        let li = d[j].dot(wn) * inv;
+        let lj = -d[i].dot(wn) * inv;
+        let lw = one - li - lj;
+        let p = n * (nw * inv);
+        let pp = p.length_squared();
+        let take = self.face_taken((i, j), nn, dd, [li, lj, lw], pp, best.vv);
+        best.v = take.select(p, best.v);
+        best.vv = take.select(pp, best.vv);
+        let mut weights = [f32x8::ZERO; 3];
+        weights[i] = li;
+        weights[j] = lj;
+        for (m, wm) in weights.iter().enumerate() {
+            best.weights[m] = take.select(*wm, best.weights[m]);
+        }
+        best.weight_w = take.select(lw, best.weight_w);
+        tet[k] = -nw / n.dot(d[k]);
+    }
+
+    /// The edge `w p_i` as a candidate of [`solve_boolean`](Self::solve_boolean):
+    /// the projection's parameter is `t = -w·d_i / |d_i|²`, inside the edge when
+    /// `0 < -w·d_i < |d_i|²`.
+    #[inline(always)]
+    fn edge_candidate_boolean(
+        &self,
+        i: usize,
+        w: Vec3x8,
+        (d, dd): (&[Vec3x8; 3], &[f32x8; 3]),
+        active: Mask8,
+        best: &mut SolvedBoolean,
+    ) {
+        let zero = f32x8::ZERO;
+        if (self.exists[i] & active).none() {
+            return;
+        }
+        let num = -w.dot(d[i]);
+        let p = d[i].mul_add(num / dd[i], w);
+        let pp = p.length_squared();
+        let take = self.exists[i] & num.gt(zero) & num.lt(dd[i]) & pp.lt(best.vv);
+        best.v = take.select(p, best.v);
+        best.vv = take.select(pp, best.vv);
+        for (k, keep) in best.keep.iter_mut().enumerate() {
+            *keep = if k == i {
+                *keep | take
+            } else {
+                keep.and_not(take)
+            };
+        }
+    }
+
+    /// The triangle `w p_i p_j` as a candidate of
+    /// [`solve_boolean`](Self::solve_boolean): the weights' numerators
+    /// `n·(d_j × w) = d_j·(w × n)`, `n·(w × d_i) = -d_i·(w × n)` and `|n|²` minus
+    /// both must be positive. `opposite_side[k]` receives whether the origin's
+    /// barycentric weight of the vertex `p_k` opposite the face is positive: the
+    /// origin and that vertex lie on the same side of the face's plane,
+    /// `(n·w)(n·d_k) < 0`.
+    #[inline(always)]
+    fn face_candidate_boolean(
+        &self,
+        (i, j, k): (usize, usize, usize),
+        w: Vec3x8,
+        (d, dd): (&[Vec3x8; 3], &[f32x8; 3]),
+        active: Mask8,
+        best: &mut SolvedBoolean,
+        opposite_side: &mut [Mask8; 3],
+    ) {
+        if (self.exists[i] & self.exists[j] & active).none() {
+            return;
+        }
+        let n = d[i].cross(d[j]);
+        let nn = n.length_squared();
+        let nw = n.dot(w);
+        let wn = w.cross(n);
+        let li = d[j].dot(wn);
+        let lj = -d[i].dot(wn);
+        let lw = nn - li - lj;
+        let scale = nw / nn;
+        let p = n * scale;
+        let pp = nw * scale;
+        let take = self.face_taken((i, j), nn, dd, [li, lj, lw], pp, best.vv);
+        best.v = take.select(p, best.v);
+        best.vv = take.select(pp, best.vv);
+        best.keep[i] |= take;
+        best.keep[j] |= take;
+        best.keep[k] = best.keep[k].and_not(take);
+        opposite_side[k] = (nw * n.dot(d[k])).lt(f32x8::ZERO);
+    }
+
     /// Lanes where `w` is already a vertex (GJK can make no more progress).
     #[inline(always)]
     pub fn contains(&self, w: Vec3x8) -> Mask8 {
@@ -227,64 +375,16 @@ impl SimplexX8 {
             enclosed: Mask8::NONE,
         };
         let (d, dd) = self.edges_from(w);
-
-        // Edges w p_i: the origin projects at w + t d_i, t = -w·d_i / |d_i|²; the
-        // edge's interior is its Voronoi feature when 0 < t < 1. A zero-length edge
-        // gives a NaN t, which no comparison accepts.
-        for i in 0..3 {
-            if (self.exists[i] & active).none() {
-                continue;
-            }
-            let t = -w.dot(d[i]) / dd[i];
-            let p = d[i].mul_add(t, w);
-            let pp = p.length_squared();
-            let take = self.exists[i] & t.gt(zero) & t.lt(one) & pp.lt(best.vv);
-            best.v = take.select(p, best.v);
-            best.vv = take.select(pp, best.vv);
-            let mut weights = [zero; 3];
-            weights[i] = t;
-            for (k, wk) in weights.iter().enumerate() {
-                best.weights[k] = take.select(*wk, best.weights[k]);
-            }
-            best.weight_w = take.select(one - t, best.weight_w);
-        }
-
-        // Triangles w p_i p_j, normal n = d_i × d_j. The origin's projection on the
-        // plane is n (n·w)/|n|² (more accurate than summing weighted vertices when
-        // the vertices are far from the origin compared to the gap: bepu does the
-        // same). Its weights: λ_i = n·(d_j × w)/|n|², λ_j = n·(w × d_i)/|n|²,
-        // λ_w = 1 - λ_i - λ_j (the origin may stand in for its projection because
-        // they differ by a multiple of n, which the triple products ignore). Both
-        // triple products share one cross product: n·(d_j × w) = d_j·(w × n) and
-        // n·(w × d_i) = -d_i·(w × n).
-        // `tet` collects, per face, the origin's barycentric weight of the vertex
-        // opposite it: (signed distance of the origin) / (that of the vertex).
+        // The features are unrolled by hand (a helper per feature, called with
+        // constant slots): written as loops, they were compiled as loops, with the
+        // slots' vectors indexed in memory at run time and bounds-checked.
+        self.edge_candidate(0, w, (&d, &dd), active, &mut best);
+        self.edge_candidate(1, w, (&d, &dd), active, &mut best);
+        self.edge_candidate(2, w, (&d, &dd), active, &mut best);
         let mut tet = [zero; 3];
-        for (i, j, k) in FACES {
-            if (self.exists[i] & self.exists[j] & active).none() {
-                continue;
-            }
-            let (n, nn) = triangle_normal(d[i], d[j], dd[i], dd[j], active);
-            let nw = n.dot(w);
-            let inv = one / nn;
-            let wn = w.cross(n);
-            let li = d[j].dot(wn) * inv;
-            let lj = -d[i].dot(wn) * inv;
-            let lw = one - li - lj;
-            let p = n * (nw * inv);
-            let pp = p.length_squared();
-            let take = self.face_taken((i, j), nn, &dd, [li, lj, lw], pp, best.vv);
-            best.v = take.select(p, best.v);
-            best.vv = take.select(pp, best.vv);
-            let mut weights = [zero; 3];
-            weights[i] = li;
-            weights[j] = lj;
-            for (m, wm) in weights.iter().enumerate() {
-                best.weights[m] = take.select(*wm, best.weights[m]);
-            }
-            best.weight_w = take.select(lw, best.weight_w);
-            tet[k] = -nw / n.dot(d[k]);
-        }
+        self.face_candidate(FACES[0], w, (&d, &dd), active, &mut best, &mut tet);
+        self.face_candidate(FACES[1], w, (&d, &dd), active, &mut best, &mut tet);
+        self.face_candidate(FACES[2], w, (&d, &dd), active, &mut best, &mut tet);
 
         // Tetrahedron: the origin is inside when all four barycentric weights are
         // positive. The weight of w comes from the face opposite it, p0 p1 p2.
@@ -328,56 +428,15 @@ impl SimplexX8 {
             enclosed: Mask8::NONE,
         };
         let (d, dd) = self.edges_from(w);
-
-        // Edges w p_i: the projection's parameter is t = -w·d_i / |d_i|², inside
-        // the edge when 0 < -w·d_i < |d_i|².
-        for i in 0..3 {
-            if (self.exists[i] & active).none() {
-                continue;
-            }
-            let num = -w.dot(d[i]);
-            let p = d[i].mul_add(num / dd[i], w);
-            let pp = p.length_squared();
-            let take = self.exists[i] & num.gt(zero) & num.lt(dd[i]) & pp.lt(best.vv);
-            best.v = take.select(p, best.v);
-            best.vv = take.select(pp, best.vv);
-            for (k, keep) in best.keep.iter_mut().enumerate() {
-                *keep = if k == i {
-                    *keep | take
-                } else {
-                    keep.and_not(take)
-                };
-            }
-        }
-
-        // Triangles w p_i p_j: the weights' numerators n·(d_j × w) = d_j·(w × n),
-        // n·(w × d_i) = -d_i·(w × n) and |n|² minus both must be positive. The
-        // origin's barycentric weight of the vertex opposite a face is positive
-        // when the origin and that vertex lie on the same side of the face's
-        // plane: (n·w)(n·d_k) < 0.
+        // Unrolled by hand, as in `solve`.
+        self.edge_candidate_boolean(0, w, (&d, &dd), active, &mut best);
+        self.edge_candidate_boolean(1, w, (&d, &dd), active, &mut best);
+        self.edge_candidate_boolean(2, w, (&d, &dd), active, &mut best);
         let mut opposite_side = [Mask8::NONE; 3];
-        for (i, j, k) in FACES {
-            if (self.exists[i] & self.exists[j] & active).none() {
-                continue;
-            }
-            let n = d[i].cross(d[j]);
-            let nn = n.length_squared();
-            let nw = n.dot(w);
-            let wn = w.cross(n);
-            let li = d[j].dot(wn);
-            let lj = -d[i].dot(wn);
-            let lw = nn - li - lj;
-            let scale = nw / nn;
-            let p = n * scale;
-            let pp = nw * scale;
-            let take = self.face_taken((i, j), nn, &dd, [li, lj, lw], pp, best.vv);
-            best.v = take.select(p, best.v);
-            best.vv = take.select(pp, best.vv);
-            best.keep[i] |= take;
-            best.keep[j] |= take;
-            best.keep[k] = best.keep[k].and_not(take);
-            opposite_side[k] = (nw * n.dot(d[k])).lt(zero);
-        }
+        let sides = &mut opposite_side;
+        self.face_candidate_boolean(FACES[0], w, (&d, &dd), active, &mut best, sides);
+        self.face_candidate_boolean(FACES[1], w, (&d, &dd), active, &mut best, sides);
+        self.face_candidate_boolean(FACES[2], w, (&d, &dd), active, &mut best, sides);
 
         let full = self.exists[0] & self.exists[1] & self.exists[2];
         if (full & active).none() {
