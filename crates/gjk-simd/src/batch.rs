@@ -679,23 +679,29 @@ fn pack_batch<SA: LaneShape, SB: LaneShape, S: Borrow<Shape>>(
     )
 }
 
-/// The box-box pairs of `idx` that the query's box verdict
+/// Moves the box-box pairs of `idx` that the query's box verdict
 /// ([`Query::box_verdict`]: separating axes, or the box-box certificate) leaves
-/// undecided, in order; the decided ones get their answer. It reads the packed
-/// boxes, which costs less than gathering the shapes' facts for the bounding pass
-/// before bucketing. The append is branch-free, like the bounding-ball pass.
+/// undecided to the front of `idx`, in order, and returns how many there are; the
+/// decided ones get their answer. It reads the packed boxes, which costs less than
+/// gathering the shapes' facts for the bounding pass before bucketing. The
+/// compaction is branch-free, like the bounding-ball pass, and in place: a batch
+/// is copied out before any of its slots can be overwritten, and the write cursor
+/// never passes the read position.
 fn box_prepass<Q: Query, S: Borrow<Shape>>(
     inputs: &Inputs<'_, S>,
-    idx: &[u32],
+    idx: &mut [u32],
     out: &OutSlots<Q::Out>,
-) -> Vec<u32> {
+) -> usize {
     let mut a = RoundedX8::<CuboidX8>::default();
     let mut b = RoundedX8::<CuboidX8>::default();
-    let mut pending = vec![0u32; idx.len()];
     let mut n = 0;
-    for batch in idx.chunks(8) {
+    for start in (0..idx.len()).step_by(8) {
+        let len = (idx.len() - start).min(8);
+        let mut lanes = [0u32; 8];
+        lanes[..len].copy_from_slice(&idx[start..start + len]);
+        let batch = &lanes[..len];
         let (pose_a, pose_b) = pack_batch(inputs, batch, &mut a, &mut b);
-        let v = Q::box_verdict(&a, &pose_a, &b, &pose_b, Mask8::first(batch.len()));
+        let v = Q::box_verdict(&a, &pose_a, &b, &pose_b, Mask8::first(len));
         let overlapping = v.overlapping.bitmask();
         let decided = Q::decides(v.apart.bitmask(), overlapping);
         for (k, &i) in batch.iter().enumerate() {
@@ -704,12 +710,11 @@ fn box_prepass<Q: Query, S: Borrow<Shape>>(
             // touches (see `run_query`); an undecided pair's slot is written
             // again by its kernel, in this task.
             unsafe { out.write(i as usize, answer) };
-            pending[n] = i;
+            idx[n] = i;
             n += usize::from(decided >> k & 1 == 0);
         }
     }
-    pending.truncate(n);
-    pending
+    n
 }
 
 /// Runs query `Q` on the pairs `idx` (bucket order, one kind pair `SA`, `SB`),
@@ -946,7 +951,7 @@ fn run_query<Q: Query, S: Borrow<Shape> + Sync>(
     match parallelism {
         Parallelism::Sequential => {
             for first in (0..n).step_by(BLOCK) {
-                for (key, idx) in plan(first).buckets() {
+                for (key, idx) in plan(first).buckets_mut() {
                     run_slice::<Q, S>(&inputs, key, idx, options, &out);
                 }
             }
@@ -964,14 +969,15 @@ fn run_query<Q: Query, S: Borrow<Shape> + Sync>(
                 .into_par_iter()
                 .with_max_len(1)
                 .for_each(|b| {
-                    let block = plan(b * BLOCK);
-                    let slices: Vec<(usize, &[u32])> = block
-                        .buckets()
-                        .flat_map(|(key, idx)| idx.chunks(task).map(move |c| (key, c)))
+                    let mut block = plan(b * BLOCK);
+                    let slices: Vec<(usize, &mut [u32])> = block
+                        .buckets_mut()
+                        .flat_map(|(key, idx)| idx.chunks_mut(task).map(move |c| (key, c)))
                         .collect();
-                    slices.par_iter().with_max_len(1).for_each(|&(key, idx)| {
-                        run_slice::<Q, S>(&inputs, key, idx, options, &out)
-                    });
+                    slices
+                        .into_par_iter()
+                        .with_max_len(1)
+                        .for_each(|(key, idx)| run_slice::<Q, S>(&inputs, key, idx, options, &out));
                 });
         }
     }
@@ -1070,13 +1076,18 @@ struct Plan {
 }
 
 impl Plan {
-    /// The non-empty buckets: key and pair indices, in key order.
-    fn buckets(&self) -> impl Iterator<Item = (usize, &[u32])> {
-        self.buckets
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| !r.is_empty())
-            .map(|(key, r)| (key, &self.order[r.clone()]))
+    /// The non-empty buckets: key and pair indices, in key order. The slices are
+    /// the runner's to reorder (the box pass compacts its undecided pairs in
+    /// place).
+    fn buckets_mut(&mut self) -> impl Iterator<Item = (usize, &mut [u32])> {
+        // The ranges tile `order` in key order, so each bucket is split off the
+        // front of what is left.
+        let mut rest = self.order.as_mut_slice();
+        self.buckets.iter().enumerate().filter_map(move |(key, r)| {
+            let (bucket, tail) = std::mem::take(&mut rest).split_at_mut(r.len());
+            rest = tail;
+            (!bucket.is_empty()).then_some((key, bucket))
+        })
     }
 }
 
@@ -1167,7 +1178,7 @@ fn plan_block<Q: Query, S: Borrow<Shape>>(
 fn run_slice<Q: Query, S: Borrow<Shape>>(
     inputs: &Inputs<'_, S>,
     key: usize,
-    idx: &[u32],
+    idx: &mut [u32],
     options: BatchOptions,
     out: &OutSlots<Q::Out>,
 ) {
@@ -1183,7 +1194,7 @@ fn run_slice<Q: Query, S: Borrow<Shape>>(
     }
     if options.early_outs && key == CUBOID * KINDS + CUBOID {
         let pending = box_prepass::<Q, S>(inputs, idx, out);
-        run_bucket::<CuboidX8, CuboidX8, Q, S>(inputs, &pending, out);
+        run_bucket::<CuboidX8, CuboidX8, Q, S>(inputs, &idx[..pending], out);
         return;
     }
     dispatch::<Q, S>(key, inputs, idx, out);
