@@ -256,6 +256,10 @@ fn parry_pure_pass(w: &Workload, (pa, pb): (&[PPose], &[PPose]), distance: bool)
 /// worker has gone to sleep (waking it is part of the time, as for a step that
 /// calls the driver once after serial work), and "warm" right after that, with
 /// both workers awake. Both are compared with the single-thread pass.
+///
+/// Each ratio is also given as the median over rounds of the round's own ratio
+/// ("paired"): a slow phase of the host that lands on one round slows both of its
+/// passes, so the paired ratio moves less than the ratio of bests or medians.
 fn alternate(w: &Workload, rounds: usize) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
@@ -292,6 +296,16 @@ fn alternate_on_pool(w: &Workload, rounds: usize) {
                 }));
             }
         }
+        let paired = |num: &[f64], den: &[f64]| {
+            let mut r: Vec<f64> = num.iter().zip(den).map(|(n, d)| n / d).collect();
+            r.sort_by(f64::total_cmp);
+            r[r.len() / 2]
+        };
+        let (vs_parry, vs_cold, vs_warm) = (
+            paired(&parry, &ours),
+            paired(&ours, &cold),
+            paired(&ours, &warm),
+        );
         let stats = |v: &mut Vec<f64>| {
             v.sort_by(f64::total_cmp);
             (v[0], v[v.len() / 2])
@@ -304,9 +318,10 @@ fn alternate_on_pool(w: &Workload, rounds: usize) {
         println!(
             "{query}/{}: x8-batch best {ours_best:.1} median {ours_median:.1} ns/pair, \
              parry pure GJK best {parry_best:.1} median {parry_median:.1}: {:.2}x (best), \
-             {:.2}x (median); 2 threads on the pool, cold: best {cold_best:.1} median \
-             {cold_median:.1}, {:.2}x one thread (best), {:.2}x (median); warm: best \
-             {warm_best:.1} median {warm_median:.1}, {:.2}x (best), {:.2}x (median); \
+             {:.2}x (median), {vs_parry:.2}x (paired); 2 threads on the pool, cold: best \
+             {cold_best:.1} median {cold_median:.1}, {:.2}x one thread (best), {:.2}x \
+             (median), {vs_cold:.2}x (paired); warm: best {warm_best:.1} median \
+             {warm_median:.1}, {:.2}x (best), {:.2}x (median), {vs_warm:.2}x (paired); \
              {rounds} alternating rounds",
             w.name,
             parry_best / ours_best,
