@@ -931,9 +931,9 @@ fn counting_sort<const BINS: usize>(
     start
 }
 
-/// [`counting_sort`] for keys that rarely repeat in a row (hash bins): a plain
-/// histogram, one counter a key, where counting runs would mispredict the end
-/// of almost every run.
+/// [`counting_sort`] for keys that rarely repeat in a row (hull ids in input
+/// order): a plain histogram, one counter a key, where counting runs would
+/// mispredict the end of almost every run.
 fn scattered_counting_sort<const BINS: usize>(keys: &[u8], items: &[u32], sorted: &mut [u32]) {
     let mut next = [0usize; BINS];
     for &k in keys {
@@ -1144,7 +1144,7 @@ impl Plan {
 }
 
 /// Answers the pairs of `range` that the early outs decide, and buckets the
-/// others by kind pair (and hull pair bin) for [`run_slice`].
+/// others by kind pair (and hull pair) for [`run_slice`].
 fn plan_block<Q: Query, S: Borrow<Shape>>(
     inputs: &Inputs<'_, S>,
     range: std::ops::Range<usize>,
@@ -1215,8 +1215,8 @@ fn plan_block<Q: Query, S: Borrow<Shape>>(
     for (key, bucket) in buckets.iter().enumerate() {
         let idx = &mut order[bucket.clone()];
         let (kind_a, kind_b) = (key / KINDS, key % KINDS);
-        // ...except in buckets with hulls, which are sorted further by the hulls'
-        // bins so that batches mostly hold one hull pair (whose rows are then
+        // ...except in buckets with hulls, which are sorted further by their
+        // hulls so that batches mostly hold one hull pair (whose rows are then
         // splatted once and reused by the following batches).
         if (kind_a == HULL || kind_b == HULL) && idx.len() > 8 {
             sort_by_hulls(sa, sb, idx, kind_a == HULL, kind_b == HULL);
