@@ -1135,7 +1135,10 @@ impl Plan {
         // The ranges tile `order` in key order, so each bucket is split off the
         // front of what is left.
         let mut rest = self.order.as_mut_slice();
+        let mut at = 0;
         self.buckets.iter().enumerate().filter_map(move |(key, r)| {
+            debug_assert_eq!(r.start, at, "bucket ranges tile the order");
+            at = r.end;
             let (bucket, tail) = std::mem::take(&mut rest).split_at_mut(r.len());
             rest = tail;
             (!bucket.is_empty()).then_some((key, bucket))
