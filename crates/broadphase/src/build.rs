@@ -623,6 +623,16 @@ fn lane<const AXIS: usize>(v: Vec4) -> f32 {
     }
 }
 
+/// The bin count of a binned split of `n` items whose centres span `extent` on
+/// the split axis, and the scale taking a centre's offset from the low end to its
+/// bin ([`bin_of`]).
+#[inline(always)]
+fn bin_grid(n: usize, extent: f32) -> (usize, f32) {
+    let bins = n.clamp(2, MAX_BINS);
+    // Slightly under bins/extent so the largest centre maps inside the last bin.
+    (bins, bins as f32 * (1.0 - 1e-6) / extent)
+}
+
 #[inline(always)]
 fn bin_of(c: f32, lo: f32, scale: f32, bins: usize) -> usize {
     // The bin is the floor of the scaled coordinate; `x - 0.5` rounded to the nearest
@@ -645,9 +655,7 @@ fn split_binned<const AXIS: usize>(
     item_bins: &mut Vec<u8>,
 ) -> (usize, Bounds, Bounds, Bounds) {
     let n = range.len();
-    let bins = n.clamp(2, MAX_BINS);
-    // Slightly under bins/extent so the largest centre maps inside the last bin.
-    let scale = bins as f32 * (1.0 - 1e-6) / extent;
+    let (bins, scale) = bin_grid(n, extent);
     let mut boxes = [Bounds::EMPTY; MAX_BINS];
     // Centre bounds per bin, so the children's centre bounds (which pick their split
     // axes) come from the bins instead of another pass over the items.
@@ -869,8 +877,7 @@ mod tests {
                 1 => split_binned::<1>(&mut items, lo, extent, &mut scratch),
                 _ => split_binned::<2>(&mut items, lo, extent, &mut scratch),
             };
-            let bins = n.clamp(2, MAX_BINS);
-            let scale = bins as f32 * (1.0 - 1e-6) / extent;
+            let (bins, scale) = bin_grid(n, extent);
             let bin = |it: &Item| bin_of(it.centre2()[axis], lo, scale, bins);
             let what = format!("seed {seed:#x} case {case} (n {n}, axis {axis}, cut {mid})");
             assert!(0 < mid && mid < n, "{what}");
