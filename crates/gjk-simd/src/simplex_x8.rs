@@ -97,6 +97,15 @@ fn triangle_normal(
     (n, n.length_squared())
 }
 
+/// The new support point `w` and the edge vectors `d_i = p_i - w` from it to each
+/// slot, with their squared lengths: what every candidate feature of both solves
+/// is built on.
+struct Edges {
+    w: Vec3x8,
+    d: [Vec3x8; 3],
+    dd: [f32x8; 3],
+}
+
 /// Up to three simplex vertices kept between iterations, per lane.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SimplexX8 {
@@ -163,13 +172,13 @@ impl SimplexX8 {
         }
     }
 
-    /// The edge vectors `d_i = p_i - w` from the new point to each slot, and their
-    /// squared lengths: what every candidate feature of both solves is built on.
+    /// The new point `w` with the edge vectors to the slots and their squared
+    /// lengths ([`Edges`]).
     #[inline(always)]
-    fn edges_from(&self, w: Vec3x8) -> ([Vec3x8; 3], [f32x8; 3]) {
+    fn edges_from(&self, w: Vec3x8) -> Edges {
         let d: [Vec3x8; 3] = std::array::from_fn(|i| self.w[i] - w);
         let dd = d.map(|di| di.length_squared());
-        (d, dd)
+        Edges { w, d, dd }
     }
 
     /// Lanes where the triangle `w p_i p_j` (squared normal `nn`) holds the nearest
@@ -203,14 +212,8 @@ impl SimplexX8 {
     /// Voronoi feature when `0 < t < 1`. A zero-length edge gives a NaN `t`, which
     /// no comparison accepts.
     #[inline(always)]
-    fn edge_candidate(
-        &self,
-        i: usize,
-        w: Vec3x8,
-        (d, dd): (&[Vec3x8; 3], &[f32x8; 3]),
-        active: Mask8,
-        best: &mut Solved,
-    ) {
+    fn edge_candidate(&self, i: usize, edges: &Edges, active: Mask8, best: &mut Solved) {
+        let (w, d, dd) = (edges.w, &edges.d, &edges.dd);
         let (zero, one) = (f32x8::ZERO, f32x8::ONE);
         if (self.exists[i] & active).none() {
             return;
@@ -244,12 +247,12 @@ impl SimplexX8 {
     fn face_candidate(
         &self,
         (i, j, k): (usize, usize, usize),
-        w: Vec3x8,
-        (d, dd): (&[Vec3x8; 3], &[f32x8; 3]),
+        edges: &Edges,
         active: Mask8,
         best: &mut Solved,
         tet: &mut [f32x8; 3],
     ) {
+        let (w, d, dd) = (edges.w, &edges.d, &edges.dd);
         let one = f32x8::ONE;
         if (self.exists[i] & self.exists[j] & active).none() {
             return;
@@ -283,11 +286,11 @@ impl SimplexX8 {
     fn edge_candidate_boolean(
         &self,
         i: usize,
-        w: Vec3x8,
-        (d, dd): (&[Vec3x8; 3], &[f32x8; 3]),
+        edges: &Edges,
         active: Mask8,
         best: &mut SolvedBoolean,
     ) {
+        let (w, d, dd) = (edges.w, &edges.d, &edges.dd);
         let zero = f32x8::ZERO;
         if (self.exists[i] & active).none() {
             return;
@@ -318,12 +321,12 @@ impl SimplexX8 {
     fn face_candidate_boolean(
         &self,
         (i, j, k): (usize, usize, usize),
-        w: Vec3x8,
-        (d, dd): (&[Vec3x8; 3], &[f32x8; 3]),
+        edges: &Edges,
         active: Mask8,
         best: &mut SolvedBoolean,
         opposite_side: &mut [Mask8; 3],
     ) {
+        let (w, d, dd) = (edges.w, &edges.d, &edges.dd);
         if (self.exists[i] & self.exists[j] & active).none() {
             return;
         }
@@ -374,17 +377,17 @@ impl SimplexX8 {
             weight_w: one,
             enclosed: Mask8::NONE,
         };
-        let (d, dd) = self.edges_from(w);
+        let edges = self.edges_from(w);
         // The features are unrolled by hand (a helper per feature, called with
         // constant slots): written as loops, they were compiled as loops, with the
         // slots' vectors indexed in memory at run time and bounds-checked.
-        self.edge_candidate(0, w, (&d, &dd), active, &mut best);
-        self.edge_candidate(1, w, (&d, &dd), active, &mut best);
-        self.edge_candidate(2, w, (&d, &dd), active, &mut best);
+        self.edge_candidate(0, &edges, active, &mut best);
+        self.edge_candidate(1, &edges, active, &mut best);
+        self.edge_candidate(2, &edges, active, &mut best);
         let mut tet = [zero; 3];
-        self.face_candidate(FACES[0], w, (&d, &dd), active, &mut best, &mut tet);
-        self.face_candidate(FACES[1], w, (&d, &dd), active, &mut best, &mut tet);
-        self.face_candidate(FACES[2], w, (&d, &dd), active, &mut best, &mut tet);
+        self.face_candidate(FACES[0], &edges, active, &mut best, &mut tet);
+        self.face_candidate(FACES[1], &edges, active, &mut best, &mut tet);
+        self.face_candidate(FACES[2], &edges, active, &mut best, &mut tet);
 
         // Tetrahedron: the origin is inside when all four barycentric weights are
         // positive. The weight of w comes from the face opposite it, p0 p1 p2.
@@ -427,16 +430,16 @@ impl SimplexX8 {
             keep: [Mask8::NONE; 3],
             enclosed: Mask8::NONE,
         };
-        let (d, dd) = self.edges_from(w);
+        let edges = self.edges_from(w);
         // Unrolled by hand, as in `solve`.
-        self.edge_candidate_boolean(0, w, (&d, &dd), active, &mut best);
-        self.edge_candidate_boolean(1, w, (&d, &dd), active, &mut best);
-        self.edge_candidate_boolean(2, w, (&d, &dd), active, &mut best);
+        self.edge_candidate_boolean(0, &edges, active, &mut best);
+        self.edge_candidate_boolean(1, &edges, active, &mut best);
+        self.edge_candidate_boolean(2, &edges, active, &mut best);
         let mut opposite_side = [Mask8::NONE; 3];
         let sides = &mut opposite_side;
-        self.face_candidate_boolean(FACES[0], w, (&d, &dd), active, &mut best, sides);
-        self.face_candidate_boolean(FACES[1], w, (&d, &dd), active, &mut best, sides);
-        self.face_candidate_boolean(FACES[2], w, (&d, &dd), active, &mut best, sides);
+        self.face_candidate_boolean(FACES[0], &edges, active, &mut best, sides);
+        self.face_candidate_boolean(FACES[1], &edges, active, &mut best, sides);
+        self.face_candidate_boolean(FACES[2], &edges, active, &mut best, sides);
 
         let full = self.exists[0] & self.exists[1] & self.exists[2];
         if (full & active).none() {
