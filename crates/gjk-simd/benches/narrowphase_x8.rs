@@ -296,20 +296,18 @@ fn alternate_on_pool(w: &Workload, rounds: usize) {
                 }));
             }
         }
+        let stats = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            (v[0], v[v.len() / 2])
+        };
         let paired = |num: &[f64], den: &[f64]| {
-            let mut r: Vec<f64> = num.iter().zip(den).map(|(n, d)| n / d).collect();
-            r.sort_by(f64::total_cmp);
-            r[r.len() / 2]
+            stats(&mut num.iter().zip(den).map(|(n, d)| n / d).collect()).1
         };
         let (vs_parry, vs_cold, vs_warm) = (
             paired(&parry, &ours),
             paired(&ours, &cold),
             paired(&ours, &warm),
         );
-        let stats = |v: &mut Vec<f64>| {
-            v.sort_by(f64::total_cmp);
-            (v[0], v[v.len() / 2])
-        };
         let ((ours_best, ours_median), (parry_best, parry_median)) =
             (stats(&mut ours), stats(&mut parry));
         let (cold_best, cold_median) = stats(&mut cold);
