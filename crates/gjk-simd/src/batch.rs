@@ -831,8 +831,7 @@ impl HullIds {
     /// The id of the hull at `address` (nonzero).
     #[inline(always)]
     fn id(&mut self, address: usize) -> u8 {
-        // Fibonacci hashing of the address, whose low bits are alignment.
-        let hash = (address as u64 >> 4).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let hash = address_hash(address);
         let mut at = (hash >> 32) as usize % HULL_SLOTS;
         // At most half full, so a free slot ends the probe well within the bound.
         for _ in 0..HULL_SLOTS {
@@ -853,6 +852,14 @@ impl HullIds {
         }
         (hash >> 56) as u8
     }
+}
+
+/// Fibonacci hashing of an address, whose low bits are alignment: the top bits
+/// are well mixed ([`HullIds`] probes from bits 32.., and its fallback bin is the
+/// top byte).
+#[inline(always)]
+fn address_hash(address: usize) -> u64 {
+    (address as u64 >> 4).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// Sorts the pairs `idx` of a hull bucket by A's hull, then by B's ([`HullIds`]),
@@ -1331,4 +1338,101 @@ pub fn distance_batch_with<S: Borrow<Shape> + Sync>(
     options: BatchOptions,
 ) -> Result<Vec<Distance>, BatchError> {
     run_query::<DistanceQuery, S>(shapes_a, poses_a, shapes_b, poses_b, options)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use gjk_core::ConvexHull;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+
+    /// `HullIds` against a map built by brute force: the same address always gets
+    /// the same id, the first `HULL_BINS` distinct addresses get 0, 1, 2, ... in
+    /// order of first appearance, and addresses past them get the hash bin, with
+    /// the earlier ones still found (the probe never runs out of free slots).
+    #[test]
+    fn hull_ids_are_dense_in_first_appearance_order() {
+        let seed = 0x1D5u64;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for case in 0..40 {
+            let distinct = [3, 8, 64, 255, 256, 257, 400][case % 7];
+            // Allocation-like addresses: nonzero, 16-aligned, clustered.
+            let base = rng.random_range(1usize..1 << 40) << 4;
+            let pool: Vec<usize> = (0..distinct)
+                .map(|k| base + 16 * (k * rng.random_range(1..40)) + 16 * k)
+                .collect();
+            let mut ids = HullIds::new();
+            let mut expected: HashMap<usize, u8> = HashMap::new();
+            for _ in 0..4 * distinct {
+                let address = pool[rng.random_range(0..distinct)];
+                let id = ids.id(address);
+                let what = format!("seed {seed:#x} case {case}, address {address:#x}");
+                match expected.get(&address) {
+                    Some(&seen) => assert_eq!(id, seen, "{what}: the same hull changed id"),
+                    None if expected.len() < HULL_BINS => {
+                        assert_eq!(usize::from(id), expected.len(), "{what}: not dense");
+                        expected.insert(address, id);
+                    }
+                    None => {
+                        let bin = (address_hash(address) >> 56) as u8;
+                        assert_eq!(id, bin, "{what}: past the table, not the hash bin");
+                        expected.insert(address, id);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `sort_by_hulls` leaves every hull pair in one run, A's hulls each in one
+    /// run too, and the pairs of one hull pair in their input order; checked by
+    /// brute force on random buckets over a few shared hulls.
+    #[test]
+    fn hull_sort_makes_one_run_per_hull_pair() {
+        let seed = 0x50_47u64;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let hulls: Vec<Arc<ConvexHull>> = (0..12)
+            .map(|_| {
+                let points: Vec<Vec3> = (0..12)
+                    .map(|_| Vec3::new(rng.random(), rng.random(), rng.random()))
+                    .collect();
+                Arc::new(ConvexHull::from_points(&points).unwrap())
+            })
+            .collect();
+        for case in 0..50 {
+            let n = rng.random_range(9..400);
+            let pick = |rng: &mut ChaCha8Rng| {
+                Shape::ConvexHull(hulls[rng.random_range(0..hulls.len())].clone())
+            };
+            let sa: Vec<Shape> = (0..n).map(|_| pick(&mut rng)).collect();
+            let sb: Vec<Shape> = (0..n).map(|_| pick(&mut rng)).collect();
+            let mut idx: Vec<u32> = (0..n as u32).collect();
+            sort_by_hulls(&sa, &sb, &mut idx, true, true);
+            let what = format!("seed {seed:#x} case {case} (n {n})");
+            let key = |i: u32| (hull_address(&sa[i as usize]), hull_address(&sb[i as usize]));
+            let mut sorted = idx.clone();
+            sorted.sort_unstable();
+            assert!(
+                sorted.iter().copied().eq(0..n as u32),
+                "{what}: not a permutation"
+            );
+            let (mut pairs_seen, mut a_seen) = (Vec::new(), Vec::new());
+            for (k, &i) in idx.iter().enumerate() {
+                let (a, b) = key(i);
+                if k == 0 || key(idx[k - 1]) != (a, b) {
+                    assert!(!pairs_seen.contains(&(a, b)), "{what}: hull pair split");
+                    pairs_seen.push((a, b));
+                } else {
+                    assert!(idx[k - 1] < i, "{what}: input order lost in a run");
+                }
+                if k == 0 || key(idx[k - 1]).0 != a {
+                    assert!(!a_seen.contains(&a), "{what}: A's hull split");
+                    a_seen.push(a);
+                }
+            }
+        }
+    }
 }
