@@ -336,6 +336,9 @@ trait Query: Sync {
     ) -> BoundsVerdictX8;
     /// Whether [`Query::answer`] needs a point inside both shapes.
     const INSIDE_POINT: bool;
+    /// Whether hull runs are sorted by [`closeness_bin`], and the span of its
+    /// measure over which the pairs that reach GJK spread.
+    const CLOSENESS_SPAN: Option<f32>;
     /// Whether the bounding tests are worth running on a kind pair.
     fn ball_test_pays(kind_a: usize, kind_b: usize, options: &BatchOptions) -> bool;
     /// Which lanes a cheap test's verdicts (`apart`, `overlapping`, one bit a
@@ -378,6 +381,8 @@ struct IntersectsQuery;
 impl Query for IntersectsQuery {
     type Out = Intersection;
     const INSIDE_POINT: bool = false;
+    /// The balls decide every pair outside `0..1`.
+    const CLOSENESS_SPAN: Option<f32> = Some(1.0);
     /// The separating-axis test ([`cuboids_sat_x8`]), which decides every pair the
     /// balls would and more.
     #[inline(always)]
@@ -450,6 +455,10 @@ struct DistanceQuery;
 impl Query for DistanceQuery {
     type Out = Distance;
     const INSIDE_POINT: bool = true;
+    /// Only the overlap verdict is taken (closeness below 0); apart pairs run GJK
+    /// too, and past twice the bounding radii (4 in squares) their iteration
+    /// counts level off.
+    const CLOSENESS_SPAN: Option<f32> = Some(4.0);
     /// The box-box certificate ([`box_box_overlap_x8`], on the cores: a rounded box
     /// holds its core): the separating axes bound the distance but do not give it,
     /// nor a point inside two overlapping boxes.
@@ -863,17 +872,36 @@ fn address_hash(address: usize) -> u64 {
 }
 
 /// Sorts the pairs `idx` of a hull bucket by A's hull, then by B's ([`HullIds`]),
-/// with two stable counting passes (B's first). Runs of one hull pair fill whole
-/// batches, and A's hull changes only between runs: A's rows are reused across
-/// the pairs of all its B hulls, and only B's are splatted again when B's hull
-/// changes.
+/// then (given the poses and span) by [`closeness_bin`], with stable counting
+/// passes, minor key first. Runs of one hull pair fill whole batches, and A's
+/// hull changes only between runs: A's rows are reused across the pairs of all
+/// its B hulls, and only B's are splatted again when B's hull changes.
+///
+/// Within a run, pairs of like closeness share batches: a batch runs as many
+/// trips as its slowest lane, and GJK's iteration count peaks for pairs near
+/// touching (on the standard hull pairs, a mean of 7.0 support calls there
+/// against 3.8 to 4.1 far apart or deep), so mixing them idles lanes.
 fn sort_by_hulls<S: Borrow<Shape>>(
     sa: &[S],
     sb: &[S],
     idx: &mut [u32],
-    a_hull: bool,
-    b_hull: bool,
+    (a_hull, b_hull): (bool, bool),
+    closeness: Option<(&[Pose], &[Pose], f32)>,
 ) {
+    if let Some((pa, pb, span)) = closeness {
+        let keys: Vec<u8> = idx
+            .iter()
+            .map(|&i| {
+                let i = i as usize;
+                let (inner_a, outer_a) = ball_radii(sa[i].borrow());
+                let (inner_b, outer_b) = ball_radii(sb[i].borrow());
+                let centres_sq = pa[i].translation().distance_squared(pb[i].translation());
+                closeness_bin(centres_sq, inner_a + inner_b, outer_a + outer_b, span)
+            })
+            .collect();
+        let unsorted = idx.to_vec();
+        scattered_counting_sort(&keys, &mut [0; CLOSENESS_BINS], &unsorted, idx);
+    }
     let mut ids = HullIds::new();
     let mut keys = |shapes: &[S], items: &[u32]| -> Vec<u8> {
         items
@@ -883,12 +911,44 @@ fn sort_by_hulls<S: Borrow<Shape>>(
     };
     if b_hull {
         let unsorted = idx.to_vec();
-        scattered_counting_sort::<HULL_BINS>(&keys(sb, &unsorted), &unsorted, idx);
+        scattered_counting_sort(&keys(sb, &unsorted), &mut [0; HULL_BINS], &unsorted, idx);
     }
     if a_hull {
         let unsorted = idx.to_vec();
-        scattered_counting_sort::<HULL_BINS>(&keys(sa, &unsorted), &unsorted, idx);
+        scattered_counting_sort(&keys(sa, &unsorted), &mut [0; HULL_BINS], &unsorted, idx);
     }
+}
+
+/// The bucket length from which [`sort_by_hulls`] sorts by closeness: runs of
+/// one hull pair must be long for it to pay, and a bucket of many pairs is a
+/// cheap sign of long runs (16 pairs a run, two batches, with 64 hull pairs).
+/// The mixed workload's hull buckets hold about 230 pairs a block, four a run
+/// for hull-hull, and sorting them cost 2.4% of its boolean time.
+const CLOSENESS_MIN_BUCKET: usize = 1024;
+
+/// A shape's inner and bounding radii (its balls about its origin).
+#[inline(always)]
+fn ball_radii(shape: &Shape) -> (f32, f32) {
+    (shape.inner_radius(), shape.bounding_radius())
+}
+
+/// Bins of [`closeness_bin`] that [`sort_by_hulls`] orders a run by. On the
+/// standard hull-hull pairs, 16 bins run 10.4% fewer distance trips and 8.6%
+/// fewer boolean ones than input order (a full sort by the ratio of the centres'
+/// distance to the bounding radii 11.2% and 9.1%; 4 bins 2.3% and 7.1%).
+const CLOSENESS_BINS: usize = 16;
+
+/// Where the squared distance between a pair's centres (`centres_sq`) lies
+/// between the squared sums of the inner radii (0: the shapes surely overlap) and
+/// of the bounding radii (1: they surely do not), cut into [`CLOSENESS_BINS`]
+/// over `0..span`: a cheap guess at how near the pair is to touching. Squares
+/// keep the square root out; the order is the same.
+#[inline(always)]
+fn closeness_bin(centres_sq: f32, inner: f32, outer: f32, span: f32) -> u8 {
+    let (inner_sq, outer_sq) = (inner * inner, outer * outer);
+    let t = (centres_sq - inner_sq) / (outer_sq - inner_sq);
+    // Saturating: below 0 and NaN go to bin 0, past the span to the last.
+    ((t * (CLOSENESS_BINS as f32 / span)) as u8).min(CLOSENESS_BINS as u8 - 1)
 }
 
 /// Calls `f(key, run_length)` for each maximal run of equal keys, in order.
@@ -941,12 +1001,16 @@ fn counting_sort<const BINS: usize>(
 /// [`counting_sort`] for keys that rarely repeat in a row (hull ids in input
 /// order): a plain histogram, one counter a key, where counting runs would
 /// mispredict the end of almost every run.
-fn scattered_counting_sort<const BINS: usize>(keys: &[u8], items: &[u32], sorted: &mut [u32]) {
-    let mut next = [0usize; BINS];
+fn scattered_counting_sort<const BINS: usize>(
+    keys: &[u8],
+    next: &mut [usize; BINS],
+    items: &[u32],
+    sorted: &mut [u32],
+) {
     for &k in keys {
         next[k as usize] += 1;
     }
-    counts_to_starts(&mut next);
+    counts_to_starts(next);
     for (&k, &item) in keys.iter().zip(items) {
         let s = &mut next[k as usize];
         sorted[*s] = item;
@@ -1229,7 +1293,13 @@ fn plan_block<Q: Query, S: Borrow<Shape>>(
         // hulls so that batches mostly hold one hull pair (whose rows are then
         // splatted once and reused by the following batches).
         if (kind_a == HULL || kind_b == HULL) && idx.len() > 8 {
-            sort_by_hulls(sa, sb, idx, kind_a == HULL, kind_b == HULL);
+            // A box's ball fits it loosely: no guess at closeness from it.
+            let balls = kind_a != CUBOID && kind_b != CUBOID;
+            let long = idx.len() >= CLOSENESS_MIN_BUCKET;
+            let closeness = Q::CLOSENESS_SPAN
+                .filter(|_| balls && long)
+                .map(|span| (inputs.poses_a, inputs.poses_b, span));
+            sort_by_hulls(sa, sb, idx, (kind_a == HULL, kind_b == HULL), closeness);
         }
     }
     Plan { order, buckets }
@@ -1388,16 +1458,18 @@ mod tests {
     }
 
     /// `sort_by_hulls` leaves every hull pair in one run, A's hulls each in one
-    /// run too, and the pairs of one hull pair in their input order; checked by
-    /// brute force on random buckets over a few shared hulls.
+    /// run too, and within a run the pairs in order of closeness and then of
+    /// input (or of input alone without closeness); checked by brute force on
+    /// random buckets over a few shared hulls.
     #[test]
     fn hull_sort_makes_one_run_per_hull_pair() {
         let seed = 0x50_47u64;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let hulls: Vec<Arc<ConvexHull>> = (0..12)
             .map(|_| {
+                // About the origin, so that the inner balls are not empty.
                 let points: Vec<Vec3> = (0..12)
-                    .map(|_| Vec3::new(rng.random(), rng.random(), rng.random()))
+                    .map(|_| Vec3::new(rng.random(), rng.random(), rng.random()) * 2.0 - 1.0)
                     .collect();
                 Arc::new(ConvexHull::from_points(&points).unwrap())
             })
@@ -1409,9 +1481,25 @@ mod tests {
             };
             let sa: Vec<Shape> = (0..n).map(|_| pick(&mut rng)).collect();
             let sb: Vec<Shape> = (0..n).map(|_| pick(&mut rng)).collect();
+            let place = |rng: &mut ChaCha8Rng| {
+                let t = Vec3::new(rng.random(), rng.random(), rng.random()) * 3.0;
+                Pose::from_translation(t).unwrap()
+            };
+            let pa: Vec<Pose> = (0..n).map(|_| place(&mut rng)).collect();
+            let pb: Vec<Pose> = (0..n).map(|_| place(&mut rng)).collect();
+            let span = [None, Some(1.0), Some(4.0)][case % 3];
+            let bin = |i: u32| {
+                span.map_or(0, |span| {
+                    let i = i as usize;
+                    let ((ia, oa), (ib, ob)) = (ball_radii(&sa[i]), ball_radii(&sb[i]));
+                    let d = pa[i].translation().distance_squared(pb[i].translation());
+                    closeness_bin(d, ia + ib, oa + ob, span)
+                })
+            };
             let mut idx: Vec<u32> = (0..n as u32).collect();
-            sort_by_hulls(&sa, &sb, &mut idx, true, true);
-            let what = format!("seed {seed:#x} case {case} (n {n})");
+            let closeness = span.map(|span| (pa.as_slice(), pb.as_slice(), span));
+            sort_by_hulls(&sa, &sb, &mut idx, (true, true), closeness);
+            let what = format!("seed {seed:#x} case {case} (n {n}, span {span:?})");
             let key = |i: u32| (hull_address(&sa[i as usize]), hull_address(&sb[i as usize]));
             let mut sorted = idx.clone();
             sorted.sort_unstable();
@@ -1426,12 +1514,47 @@ mod tests {
                     assert!(!pairs_seen.contains(&(a, b)), "{what}: hull pair split");
                     pairs_seen.push((a, b));
                 } else {
-                    assert!(idx[k - 1] < i, "{what}: input order lost in a run");
+                    let (before, here) = ((bin(idx[k - 1]), idx[k - 1]), (bin(i), i));
+                    assert!(
+                        before < here,
+                        "{what}: closeness or input order lost in a run"
+                    );
                 }
                 if k == 0 || key(idx[k - 1]).0 != a {
                     assert!(!a_seen.contains(&a), "{what}: A's hull split");
                     a_seen.push(a);
                 }
+            }
+        }
+    }
+
+    /// `closeness_bin`'s ends and order: bin 0 within the inner balls (and for
+    /// NaN), the last bin from the span on, bins never falling as the centres
+    /// part.
+    #[test]
+    fn closeness_bins_rise_from_the_inner_to_past_the_outer_balls() {
+        let (inner, outer) = (1.0f32, 2.0f32);
+        let at = |d: f32, span: f32| closeness_bin(d * d, inner, outer, span);
+        let last = CLOSENESS_BINS as u8 - 1;
+        for span in [1.0, 4.0] {
+            assert_eq!(at(0.0, span), 0);
+            assert_eq!(at(inner, span), 0);
+            assert_eq!(closeness_bin(f32::NAN, inner, outer, span), 0);
+            assert_eq!(at(100.0, span), last);
+            assert_eq!(at(f32::INFINITY, span), last);
+            let bins: Vec<u8> = (0..=400).map(|k| at(k as f32 * 0.01, span)).collect();
+            assert!(
+                bins.windows(2).all(|w| w[0] <= w[1]),
+                "span {span}: {bins:?}"
+            );
+            // Span 1 spreads the pairs between the balls over every bin.
+            if span == 1.0 {
+                assert_eq!(at(outer, span), last);
+                assert_eq!(
+                    at(0.5 * (inner + outer), span),
+                    6,
+                    "(1.5² - 1) / 3 of 16 bins"
+                );
             }
         }
     }

@@ -144,6 +144,67 @@ fn results_do_not_depend_on_neighbours_order_chunking_or_threads() {
     }
 }
 
+/// Hull buckets long enough to be sorted by closeness (the driver reorders
+/// their pairs by how near their balls put them to touching): every pair's answer
+/// is still bit-identical to its answer alone, on one thread and on two, and with
+/// the pairs reversed.
+#[test]
+fn long_hull_runs_keep_each_pairs_answer() {
+    let hulls = hulls(11, 3);
+    // Hull-hull, hull-sphere and hull-cylinder: three buckets of about 3,000
+    // pairs, over at most nine hull pairs.
+    let p = pairs(
+        0xC105E,
+        9_000,
+        |rng, i| {
+            let a = shape(rng, 5, &hulls);
+            let b = shape(rng, [5, 0, 3][i % 3], &hulls);
+            (a, b)
+        },
+        50.0,
+    );
+    let n = p.len();
+    let alone = |i: usize| {
+        let (sa, pa) = (&p.shapes_a[i..=i], &p.poses_a[i..=i]);
+        let (sb, pb) = (&p.shapes_b[i..=i], &p.poses_b[i..=i]);
+        (
+            distance_batch(sa, pa, sb, pb, Parallelism::Sequential).unwrap()[0],
+            intersects_batch(sa, pa, sb, pb, Parallelism::Sequential).unwrap()[0],
+        )
+    };
+    let alone: Vec<(Distance, Intersection)> = (0..n).map(alone).collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let reversed: Vec<usize> = (0..n).rev().collect();
+    let forward: Vec<usize> = (0..n).collect();
+    for (order, what) in [(&forward, "forward"), (&reversed, "reversed")] {
+        let sa: Vec<&Shape> = order.iter().map(|&i| &p.shapes_a[i]).collect();
+        let sb: Vec<&Shape> = order.iter().map(|&i| &p.shapes_b[i]).collect();
+        let pa: Vec<Pose> = order.iter().map(|&i| p.poses_a[i]).collect();
+        let pb: Vec<Pose> = order.iter().map(|&i| p.poses_b[i]).collect();
+        for par in [
+            Parallelism::Sequential,
+            Parallelism::Rayon {
+                batches_per_task: 2,
+            },
+        ] {
+            let (d, b) = pool.install(|| {
+                (
+                    distance_batch(&sa, &pa, &sb, &pb, par).unwrap(),
+                    intersects_batch(&sa, &pa, &sb, &pb, par).unwrap(),
+                )
+            });
+            for (k, &i) in order.iter().enumerate() {
+                let case = format!("pair {i} ({what}, {par:?})");
+                assert_eq!(bits_d(&d[k]), bits_d(&alone[i].0), "{case}");
+                assert_eq!(bits_i(&b[k]), bits_i(&alone[i].1), "{case}");
+            }
+        }
+    }
+}
+
 #[test]
 fn nan_lane_is_invalid_and_does_not_disturb_neighbours() {
     let hulls = hulls(5, 8);
