@@ -888,9 +888,8 @@ fn sort_by_hulls<S: Borrow<Shape>>(
     (a_hull, b_hull): (bool, bool),
     closeness: Option<(&[Pose], &[Pose], f32)>,
 ) {
-    if let Some((pa, pb, span)) = closeness {
-        let keys: Vec<u8> = idx
-            .iter()
+    let bins: Option<Vec<u8>> = closeness.map(|(pa, pb, span)| {
+        idx.iter()
             .map(|&i| {
                 let i = i as usize;
                 let (inner_a, outer_a) = ball_radii(sa[i].borrow());
@@ -898,10 +897,8 @@ fn sort_by_hulls<S: Borrow<Shape>>(
                 let centres_sq = pa[i].translation().distance_squared(pb[i].translation());
                 closeness_bin(centres_sq, inner_a + inner_b, outer_a + outer_b, span)
             })
-            .collect();
-        let unsorted = idx.to_vec();
-        scattered_counting_sort(&keys, &mut [0; CLOSENESS_BINS], &unsorted, idx);
-    }
+            .collect()
+    });
     let mut ids = HullIds::new();
     let mut keys = |shapes: &[S], items: &[u32]| -> Vec<u8> {
         items
@@ -909,9 +906,31 @@ fn sort_by_hulls<S: Borrow<Shape>>(
             .map(|&i| ids.id(hull_address(shapes[i as usize].borrow())))
             .collect()
     };
-    if b_hull {
-        let unsorted = idx.to_vec();
-        scattered_counting_sort(&keys(sb, &unsorted), &mut [0; HULL_BINS], &unsorted, idx);
+    let mut unsorted = idx.to_vec();
+    // The minor key: B's hull id and the closeness bin in one byte when B's ids
+    // fit in its high half (one pass saved, in the common case of few hulls);
+    // else a pass by closeness first.
+    let mut minor = if b_hull {
+        keys(sb, &unsorted)
+    } else {
+        vec![0; idx.len()]
+    };
+    if let Some(bins) = &bins {
+        let few = minor
+            .iter()
+            .all(|&id| usize::from(id) < HULL_BINS / CLOSENESS_BINS);
+        if few {
+            for (key, &bin) in minor.iter_mut().zip(bins) {
+                *key = *key * CLOSENESS_BINS as u8 + bin;
+            }
+        } else {
+            scattered_counting_sort(bins, &mut [0; CLOSENESS_BINS], &unsorted, idx);
+            unsorted.copy_from_slice(idx);
+            minor = keys(sb, &unsorted);
+        }
+    }
+    if b_hull || bins.is_some() {
+        scattered_counting_sort(&minor, &mut [0; HULL_BINS], &unsorted, idx);
     }
     if a_hull {
         let unsorted = idx.to_vec();
@@ -1465,7 +1484,9 @@ mod tests {
     fn hull_sort_makes_one_run_per_hull_pair() {
         let seed = 0x50_47u64;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let hulls: Vec<Arc<ConvexHull>> = (0..12)
+        // Up to 40 hulls: past 16, B's ids and the closeness bins no longer
+        // share a byte and the sort takes its separate closeness pass.
+        let hulls: Vec<Arc<ConvexHull>> = (0..40)
             .map(|_| {
                 // About the origin, so that the inner balls are not empty.
                 let points: Vec<Vec3> = (0..12)
@@ -1476,9 +1497,9 @@ mod tests {
             .collect();
         for case in 0..50 {
             let n = rng.random_range(9..400);
-            let pick = |rng: &mut ChaCha8Rng| {
-                Shape::ConvexHull(hulls[rng.random_range(0..hulls.len())].clone())
-            };
+            let few = [6, 40][case % 2];
+            let pick =
+                |rng: &mut ChaCha8Rng| Shape::ConvexHull(hulls[rng.random_range(0..few)].clone());
             let sa: Vec<Shape> = (0..n).map(|_| pick(&mut rng)).collect();
             let sb: Vec<Shape> = (0..n).map(|_| pick(&mut rng)).collect();
             let place = |rng: &mut ChaCha8Rng| {
@@ -1499,7 +1520,7 @@ mod tests {
             let mut idx: Vec<u32> = (0..n as u32).collect();
             let closeness = span.map(|span| (pa.as_slice(), pb.as_slice(), span));
             sort_by_hulls(&sa, &sb, &mut idx, (true, true), closeness);
-            let what = format!("seed {seed:#x} case {case} (n {n}, span {span:?})");
+            let what = format!("seed {seed:#x} case {case} (n {n}, {few} hulls, span {span:?})");
             let key = |i: u32| (hull_address(&sa[i as usize]), hull_address(&sb[i as usize]));
             let mut sorted = idx.clone();
             sorted.sort_unstable();
