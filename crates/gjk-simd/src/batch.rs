@@ -964,6 +964,9 @@ const CLOSENESS_BINS: usize = 16;
 /// keep the square root out; the order is the same.
 #[inline(always)]
 fn closeness_bin(centres_sq: f32, inner: f32, outer: f32, span: f32) -> u8 {
+    // A negative inner radius (a hull whose origin lies within rounding of its
+    // boundary) is an empty ball.
+    let inner = inner.max(0.0);
     let (inner_sq, outer_sq) = (inner * inner, outer * outer);
     let t = (centres_sq - inner_sq) / (outer_sq - inner_sq);
     // Saturating: below 0 and NaN go to bin 0, past the span to the last.
@@ -1561,6 +1564,11 @@ mod tests {
             assert_eq!(at(0.0, span), 0);
             assert_eq!(at(inner, span), 0);
             assert_eq!(closeness_bin(f32::NAN, inner, outer, span), 0);
+            // A negative inner radius is no ball: the scale starts where the
+            // centres meet, and half the outer sum squared is half way (bin 8
+            // of 16 over span 1, bin 2 over span 4), not below the inner ball.
+            let half_way = closeness_bin(0.5 * outer * outer, -1.5, outer, span);
+            assert_eq!(half_way, if span == 1.0 { 8 } else { 2 }, "span {span}");
             assert_eq!(at(100.0, span), last);
             assert_eq!(at(f32::INFINITY, span), last);
             let bins: Vec<u8> = (0..=400).map(|k| at(k as f32 * 0.01, span)).collect();
