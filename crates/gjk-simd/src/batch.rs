@@ -961,7 +961,8 @@ const CLOSENESS_BINS: usize = 16;
 /// between the squared sums of the inner radii (0: the shapes surely overlap) and
 /// of the bounding radii (1: they surely do not), cut into [`CLOSENESS_BINS`]
 /// over `0..span`: a cheap guess at how near the pair is to touching. Squares
-/// keep the square root out; the order is the same.
+/// keep the square root out; for given radii they order the pairs as their
+/// distances do.
 #[inline(always)]
 fn closeness_bin(centres_sq: f32, inner: f32, outer: f32, span: f32) -> u8 {
     // A negative inner radius (a hull whose origin lies within rounding of its
