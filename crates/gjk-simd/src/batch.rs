@@ -381,7 +381,7 @@ struct IntersectsQuery;
 impl Query for IntersectsQuery {
     type Out = Intersection;
     const INSIDE_POINT: bool = false;
-    /// The balls decide every pair outside `0..1`.
+    /// With early outs, the balls decide every pair outside `0..1`.
     const CLOSENESS_SPAN: Option<f32> = Some(1.0);
     /// The separating-axis test ([`cuboids_sat_x8`]), which decides every pair the
     /// balls would and more.
@@ -456,8 +456,8 @@ impl Query for DistanceQuery {
     type Out = Distance;
     const INSIDE_POINT: bool = true;
     /// Only the overlap verdict is taken (closeness below 0); apart pairs run GJK
-    /// too, and past twice the bounding radii (4 in squares) their iteration
-    /// counts level off.
+    /// too, and past 4 (twice the bounding radii apart, when the inner balls are
+    /// small) their iteration counts level off.
     const CLOSENESS_SPAN: Option<f32> = Some(4.0);
     /// The box-box certificate ([`box_box_overlap_x8`], on the cores: a rounded box
     /// holds its core): the separating axes bound the distance but do not give it,
@@ -916,10 +916,10 @@ fn sort_by_hulls<S: Borrow<Shape>>(
         vec![0; idx.len()]
     };
     if let Some(bins) = &bins {
-        let few = minor
+        let ids_fit_in_a_nibble = minor
             .iter()
             .all(|&id| usize::from(id) < HULL_BINS / CLOSENESS_BINS);
-        if few {
+        if ids_fit_in_a_nibble {
             for (key, &bin) in minor.iter_mut().zip(bins) {
                 *key = *key * CLOSENESS_BINS as u8 + bin;
             }
@@ -965,8 +965,9 @@ const CLOSENESS_BINS: usize = 16;
 /// distances do.
 #[inline(always)]
 fn closeness_bin(centres_sq: f32, inner: f32, outer: f32, span: f32) -> u8 {
-    // A negative inner radius (a hull whose origin lies within rounding of its
-    // boundary) is an empty ball.
+    // A shape without an inner ball (gjk-core gives a hull whose origin is not
+    // inside it an inner radius of −∞) makes the sum −∞ or negative: no ball,
+    // so the scale starts where the centres meet.
     let inner = inner.max(0.0);
     let (inner_sq, outer_sq) = (inner * inner, outer * outer);
     let t = (centres_sq - inner_sq) / (outer_sq - inner_sq);
@@ -1317,10 +1318,10 @@ fn plan_block<Q: Query, S: Borrow<Shape>>(
         // splatted once and reused by the following batches).
         if (kind_a == HULL || kind_b == HULL) && idx.len() > 8 {
             // A box's ball fits it loosely: no guess at closeness from it.
-            let balls = kind_a != CUBOID && kind_b != CUBOID;
+            let balls_fit = kind_a != CUBOID && kind_b != CUBOID;
             let long = idx.len() >= CLOSENESS_MIN_BUCKET;
             let closeness = Q::CLOSENESS_SPAN
-                .filter(|_| balls && long)
+                .filter(|_| balls_fit && long)
                 .map(|span| (inputs.poses_a, inputs.poses_b, span));
             sort_by_hulls(sa, sb, idx, (kind_a == HULL, kind_b == HULL), closeness);
         }
@@ -1483,7 +1484,8 @@ mod tests {
     /// `sort_by_hulls` leaves every hull pair in one run, A's hulls each in one
     /// run too, and within a run the pairs in order of closeness and then of
     /// input (or of input alone without closeness); checked by brute force on
-    /// random buckets over a few shared hulls.
+    /// random buckets over shared hulls, with hulls on either side or both, and
+    /// with B's ids in and past the byte they share with the closeness bin.
     #[test]
     fn hull_sort_makes_one_run_per_hull_pair() {
         let seed = 0x50_47u64;
@@ -1499,20 +1501,37 @@ mod tests {
                 Arc::new(ConvexHull::from_points(&points).unwrap())
             })
             .collect();
-        for case in 0..50 {
-            let n = rng.random_range(9..400);
-            let few = [6, 40][case % 2];
-            let pick =
-                |rng: &mut ChaCha8Rng| Shape::ConvexHull(hulls[rng.random_range(0..few)].clone());
-            let sa: Vec<Shape> = (0..n).map(|_| pick(&mut rng)).collect();
-            let sb: Vec<Shape> = (0..n).map(|_| pick(&mut rng)).collect();
+        let ball: Shape = gjk_core::Sphere::new(0.75).unwrap().into();
+        for case in 0..72 {
+            // Hull-hull, hull-ball and ball-hull buckets, with B drawn from 6 or
+            // 40 hulls (A then from 3, so that runs hold several pairs).
+            let (a_hull, b_hull) = [(true, true), (true, false), (false, true)][(case / 2) % 3];
+            let (few_a, few_b, n) = if case % 2 == 0 {
+                (6, 6, rng.random_range(9..400))
+            } else {
+                (3, 40, rng.random_range(400..800))
+            };
+            let pick = |rng: &mut ChaCha8Rng, hull: bool, few: usize| match hull {
+                true => Shape::ConvexHull(hulls[rng.random_range(0..few)].clone()),
+                false => ball.clone(),
+            };
+            let sa: Vec<Shape> = (0..n).map(|_| pick(&mut rng, a_hull, few_a)).collect();
+            let sb: Vec<Shape> = (0..n).map(|_| pick(&mut rng, b_hull, few_b)).collect();
+            if few_b == 40 && b_hull {
+                let distinct: std::collections::HashSet<usize> =
+                    sb.iter().map(hull_address).collect();
+                assert!(
+                    distinct.len() > 16,
+                    "case {case}: the separate pass needs over 16 B hulls"
+                );
+            }
             let place = |rng: &mut ChaCha8Rng| {
                 let t = Vec3::new(rng.random(), rng.random(), rng.random()) * 3.0;
                 Pose::from_translation(t).unwrap()
             };
             let pa: Vec<Pose> = (0..n).map(|_| place(&mut rng)).collect();
             let pb: Vec<Pose> = (0..n).map(|_| place(&mut rng)).collect();
-            let span = [None, Some(1.0), Some(4.0)][case % 3];
+            let span = [None, Some(1.0), Some(4.0)][(case / 6) % 3];
             let bin = |i: u32| {
                 span.map_or(0, |span| {
                     let i = i as usize;
@@ -1523,8 +1542,11 @@ mod tests {
             };
             let mut idx: Vec<u32> = (0..n as u32).collect();
             let closeness = span.map(|span| (pa.as_slice(), pb.as_slice(), span));
-            sort_by_hulls(&sa, &sb, &mut idx, (true, true), closeness);
-            let what = format!("seed {seed:#x} case {case} (n {n}, {few} hulls, span {span:?})");
+            sort_by_hulls(&sa, &sb, &mut idx, (a_hull, b_hull), closeness);
+            let what = format!(
+                "seed {seed:#x} case {case} (n {n}, hulls {a_hull}/{b_hull}, {few_b} B hulls, \
+                 span {span:?})"
+            );
             let key = |i: u32| (hull_address(&sa[i as usize]), hull_address(&sb[i as usize]));
             let mut sorted = idx.clone();
             sorted.sort_unstable();
