@@ -336,9 +336,9 @@ trait Query: Sync {
     ) -> BoundsVerdictX8;
     /// Whether [`Query::answer`] needs a point inside both shapes.
     const INSIDE_POINT: bool;
-    /// Whether hull runs are sorted by [`closeness_bin`], and the span of its
-    /// measure over which the pairs that reach GJK spread.
-    const CLOSENESS_SPAN: Option<f32>;
+    /// The span of [`closeness_bin`]'s measure over which the pairs that reach
+    /// GJK spread.
+    const CLOSENESS_SPAN: f32;
     /// Whether the bounding tests are worth running on a kind pair.
     fn ball_test_pays(kind_a: usize, kind_b: usize, options: &BatchOptions) -> bool;
     /// Which lanes a cheap test's verdicts (`apart`, `overlapping`, one bit a
@@ -382,7 +382,7 @@ impl Query for IntersectsQuery {
     type Out = Intersection;
     const INSIDE_POINT: bool = false;
     /// With early outs, the balls decide every pair outside `0..1`.
-    const CLOSENESS_SPAN: Option<f32> = Some(1.0);
+    const CLOSENESS_SPAN: f32 = 1.0;
     /// The separating-axis test ([`cuboids_sat_x8`]), which decides every pair the
     /// balls would and more.
     #[inline(always)]
@@ -458,7 +458,7 @@ impl Query for DistanceQuery {
     /// Only the overlap verdict is taken (closeness below 0); apart pairs run GJK
     /// too, and past 4 (twice the bounding radii apart, when the inner balls are
     /// small) their iteration counts level off.
-    const CLOSENESS_SPAN: Option<f32> = Some(4.0);
+    const CLOSENESS_SPAN: f32 = 4.0;
     /// The box-box certificate ([`box_box_overlap_x8`], on the cores: a rounded box
     /// holds its core): the separating axes bound the distance but do not give it,
     /// nor a point inside two overlapping boxes.
@@ -924,17 +924,17 @@ fn sort_by_hulls<S: Borrow<Shape>>(
                 *key = *key * CLOSENESS_BINS as u8 + bin;
             }
         } else {
-            scattered_counting_sort(bins, &mut [0; CLOSENESS_BINS], &unsorted, idx);
+            scattered_counting_sort::<CLOSENESS_BINS>(bins, &unsorted, idx);
             unsorted.copy_from_slice(idx);
             minor = keys(sb, &unsorted);
         }
     }
     if b_hull || bins.is_some() {
-        scattered_counting_sort(&minor, &mut [0; HULL_BINS], &unsorted, idx);
+        scattered_counting_sort::<HULL_BINS>(&minor, &unsorted, idx);
     }
     if a_hull {
         let unsorted = idx.to_vec();
-        scattered_counting_sort(&keys(sa, &unsorted), &mut [0; HULL_BINS], &unsorted, idx);
+        scattered_counting_sort::<HULL_BINS>(&keys(sa, &unsorted), &unsorted, idx);
     }
 }
 
@@ -1025,16 +1025,12 @@ fn counting_sort<const BINS: usize>(
 /// [`counting_sort`] for keys that rarely repeat in a row (hull ids in input
 /// order): a plain histogram, one counter a key, where counting runs would
 /// mispredict the end of almost every run.
-fn scattered_counting_sort<const BINS: usize>(
-    keys: &[u8],
-    next: &mut [usize; BINS],
-    items: &[u32],
-    sorted: &mut [u32],
-) {
+fn scattered_counting_sort<const BINS: usize>(keys: &[u8], items: &[u32], sorted: &mut [u32]) {
+    let mut next = [0usize; BINS];
     for &k in keys {
         next[k as usize] += 1;
     }
-    counts_to_starts(next);
+    counts_to_starts(&mut next);
     for (&k, &item) in keys.iter().zip(items) {
         let s = &mut next[k as usize];
         sorted[*s] = item;
@@ -1320,9 +1316,8 @@ fn plan_block<Q: Query, S: Borrow<Shape>>(
             // A box's ball fits it loosely: no guess at closeness from it.
             let balls_fit = kind_a != CUBOID && kind_b != CUBOID;
             let long = idx.len() >= CLOSENESS_MIN_BUCKET;
-            let closeness = Q::CLOSENESS_SPAN
-                .filter(|_| balls_fit && long)
-                .map(|span| (inputs.poses_a, inputs.poses_b, span));
+            let closeness =
+                (balls_fit && long).then_some((inputs.poses_a, inputs.poses_b, Q::CLOSENESS_SPAN));
             sort_by_hulls(sa, sb, idx, (kind_a == HULL, kind_b == HULL), closeness);
         }
     }
@@ -1587,11 +1582,15 @@ mod tests {
             assert_eq!(at(0.0, span), 0);
             assert_eq!(at(inner, span), 0);
             assert_eq!(closeness_bin(f32::NAN, inner, outer, span), 0);
-            // A negative inner radius is no ball: the scale starts where the
-            // centres meet, and half the outer sum squared is half way (bin 8
-            // of 16 over span 1, bin 2 over span 4), not below the inner ball.
-            let half_way = closeness_bin(0.5 * outer * outer, -1.5, outer, span);
-            assert_eq!(half_way, if span == 1.0 { 8 } else { 2 }, "span {span}");
+            // A negative or −∞ inner radius (gjk-core's hull whose origin is
+            // not inside it) is no ball: the scale starts where the centres
+            // meet, and half the outer sum squared is half way (bin 8 of 16
+            // over span 1, bin 2 over span 4), not below the inner ball.
+            for no_ball in [-1.5, f32::NEG_INFINITY] {
+                let half_way = closeness_bin(0.5 * outer * outer, no_ball, outer, span);
+                let expected = if span == 1.0 { 8 } else { 2 };
+                assert_eq!(half_way, expected, "span {span}, inner {no_ball}");
+            }
             assert_eq!(at(100.0, span), last);
             assert_eq!(at(f32::INFINITY, span), last);
             let bins: Vec<u8> = (0..=400).map(|k| at(k as f32 * 0.01, span)).collect();
