@@ -2,8 +2,10 @@
 
 use glam::Vec3;
 
+use crate::aabb::Aabb;
 use crate::error::{ShapeError, non_negative, positive};
-use crate::support::SupportMap;
+use crate::pose::Pose;
+use crate::support::{SupportMap, centred_aabb};
 
 /// The set of points within `radius` of the segment from `(0, -half_height, 0)` to
 /// `(0, half_height, 0)`. A zero `half_height` gives a sphere.
@@ -64,5 +66,13 @@ impl SupportMap for Capsule {
     #[inline]
     fn inner_radius(&self) -> f32 {
         self.radius
+    }
+
+    /// The segment's end farthest along each world axis, plus the radius.
+    #[inline]
+    fn aabb(&self, pose: &Pose) -> Aabb {
+        let axis = pose.rotation_matrix().y_axis;
+        let half = axis.abs() * self.half_height + Vec3::splat(self.radius);
+        centred_aabb(pose.translation(), half)
     }
 }

@@ -3,8 +3,10 @@
 use glam::Vec3;
 
 use super::cylinder::disc_support;
+use crate::aabb::Aabb;
 use crate::error::{ShapeError, positive};
-use crate::support::SupportMap;
+use crate::pose::Pose;
+use crate::support::{SupportMap, disc_extents};
 
 /// A solid cone with its apex at `(0, half_height, 0)` and its base, a disc of
 /// radius `radius`, at `y = -half_height` (the convention of parry's `Cone`).
@@ -64,5 +66,19 @@ impl SupportMap for Cone {
     fn inner_radius(&self) -> f32 {
         let (h, r) = (self.half_height, self.radius);
         h * r / (r * r + 4.0 * h * h).sqrt()
+    }
+
+    /// The hull of the apex and the base rim: along each world axis, whichever of
+    /// the apex and the rim's extreme point reaches farther.
+    #[inline]
+    fn aabb(&self, pose: &Pose) -> Aabb {
+        let rot = pose.rotation_matrix();
+        let apex = rot.y_axis * self.half_height;
+        let rim = disc_extents(&rot, self.radius);
+        let t = pose.translation();
+        Aabb {
+            min: t + apex.min(-apex - rim),
+            max: t + apex.max(-apex + rim),
+        }
     }
 }

@@ -4,7 +4,9 @@
 use glam::Vec3;
 
 use super::quickhull::quickhull;
+use crate::aabb::Aabb;
 use crate::error::ShapeError;
+use crate::pose::Pose;
 use crate::support::SupportMap;
 use crate::tolerance::{HULL_HILL_CLIMB_MIN_VERTICES, HULL_RELATIVE_TOLERANCE};
 
@@ -168,5 +170,23 @@ impl SupportMap for ConvexHull {
     #[inline]
     fn inner_radius(&self) -> f32 {
         self.inner_radius
+    }
+
+    /// One pass over the rotated vertices, instead of six support searches: each
+    /// vertex is rotated once and extends the box.
+    fn aabb(&self, pose: &Pose) -> Aabb {
+        let rot = pose.rotation_matrix();
+        let (min, max) = self.vertices.iter().fold(
+            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+            |(min, max), &v| {
+                let w = rot * v;
+                (min.min(w), max.max(w))
+            },
+        );
+        let t = pose.translation();
+        Aabb {
+            min: min + t,
+            max: max + t,
+        }
     }
 }

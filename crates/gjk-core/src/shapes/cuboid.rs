@@ -2,8 +2,10 @@
 
 use glam::Vec3;
 
+use crate::aabb::Aabb;
 use crate::error::{ShapeError, positive};
-use crate::support::SupportMap;
+use crate::pose::Pose;
+use crate::support::{SupportMap, centred_aabb};
 
 /// A box with the given half-extents, centred at the local origin.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -51,5 +53,12 @@ impl SupportMap for Cuboid {
     #[inline]
     fn inner_radius(&self) -> f32 {
         self.half_extents.min_element()
+    }
+
+    /// The corner farthest along world axis `i` reaches `Σ_j |R_ij| h_j`.
+    #[inline]
+    fn aabb(&self, pose: &Pose) -> Aabb {
+        let half = pose.rotation_matrix().abs() * self.half_extents;
+        centred_aabb(pose.translation(), half)
     }
 }

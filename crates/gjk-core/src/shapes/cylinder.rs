@@ -2,8 +2,10 @@
 
 use glam::Vec3;
 
+use crate::aabb::Aabb;
 use crate::error::{ShapeError, positive};
-use crate::support::SupportMap;
+use crate::pose::Pose;
+use crate::support::{SupportMap, centred_aabb, disc_extents};
 
 /// A solid cylinder of radius `radius` whose axis runs along Y from `-half_height`
 /// to `half_height`.
@@ -71,5 +73,13 @@ impl SupportMap for Cylinder {
     #[inline]
     fn inner_radius(&self) -> f32 {
         self.half_height.min(self.radius)
+    }
+
+    /// The cap farthest along each world axis, plus its rim's extent there.
+    #[inline]
+    fn aabb(&self, pose: &Pose) -> Aabb {
+        let rot = pose.rotation_matrix();
+        let half = rot.y_axis.abs() * self.half_height + disc_extents(&rot, self.radius);
+        centred_aabb(pose.translation(), half)
     }
 }

@@ -2,7 +2,9 @@
 
 use glam::Vec3;
 
+use crate::aabb::Aabb;
 use crate::error::{ShapeError, positive};
+use crate::pose::Pose;
 use crate::support::SupportMap;
 
 /// `inner` dilated by a ball of radius `radius`: its Minkowski sum with that ball.
@@ -60,5 +62,16 @@ impl<S: SupportMap> SupportMap for Rounded<S> {
     #[inline]
     fn inner_radius(&self) -> f32 {
         self.inner.inner_radius() + self.radius
+    }
+
+    /// The inner shape's box grown by the radius on every side: the Minkowski sum
+    /// with a ball moves each face of the box out by exactly that much.
+    #[inline]
+    fn aabb(&self, pose: &Pose) -> Aabb {
+        let b = self.inner.aabb(pose);
+        Aabb {
+            min: b.min - Vec3::splat(self.radius),
+            max: b.max + Vec3::splat(self.radius),
+        }
     }
 }

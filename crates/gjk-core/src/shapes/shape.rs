@@ -5,6 +5,8 @@ use std::sync::Arc;
 use glam::Vec3;
 
 use super::{Capsule, Cone, ConvexHull, Cuboid, Cylinder, Rounded, Sphere};
+use crate::aabb::Aabb;
+use crate::pose::Pose;
 use crate::support::SupportMap;
 
 /// Any shape widephase knows. Hulls and rounded shapes are behind `Arc` so that a
@@ -101,6 +103,11 @@ impl SupportMap for Shape {
     fn inner_radius(&self) -> f32 {
         dispatch!(self, s => s.inner_radius())
     }
+
+    #[inline]
+    fn aabb(&self, pose: &Pose) -> Aabb {
+        dispatch!(self, s => s.aabb(pose))
+    }
 }
 
 impl<S: SupportMap + ?Sized> SupportMap for Arc<S> {
@@ -127,6 +134,11 @@ impl<S: SupportMap + ?Sized> SupportMap for Arc<S> {
     #[inline]
     fn inner_radius(&self) -> f32 {
         (**self).inner_radius()
+    }
+
+    #[inline]
+    fn aabb(&self, pose: &Pose) -> Aabb {
+        (**self).aabb(pose)
     }
 }
 

@@ -2,8 +2,10 @@
 
 use glam::Vec3;
 
+use crate::aabb::Aabb;
 use crate::error::{ShapeError, positive};
-use crate::support::SupportMap;
+use crate::pose::Pose;
+use crate::support::{SupportMap, centred_aabb};
 
 /// A ball of radius `radius` centred at the local origin: a point core with the
 /// radius as margin.
@@ -47,5 +49,10 @@ impl SupportMap for Sphere {
     #[inline]
     fn inner_radius(&self) -> f32 {
         self.radius
+    }
+
+    #[inline]
+    fn aabb(&self, pose: &Pose) -> Aabb {
+        centred_aabb(pose.translation(), Vec3::splat(self.radius))
     }
 }
