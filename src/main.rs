@@ -7,6 +7,7 @@
 mod tour;
 
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
@@ -31,9 +32,13 @@ struct Args {
     /// Seed of the scene and motion.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (0: one per core).
+    /// Worker threads (0: rayon's default, one per CPU).
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// Leave the worker threads to the OS scheduler instead of giving each its own
+    /// CPU.
+    #[arg(long)]
+    no_pin: bool,
     /// Pairs of the last step re-checked with the scalar reference.
     #[arg(long, default_value_t = 5_000)]
     verify: usize,
@@ -130,6 +135,48 @@ fn swept_pairs(
     Ok(pairs)
 }
 
+/// Whether [`start_pool`] pinned the workers (for the report's first line).
+static PINNED: AtomicBool = AtomicBool::new(false);
+
+/// The pool size rayon would pick for `threads` = 0: `RAYON_NUM_THREADS` if set,
+/// else one thread per CPU.
+fn pool_size(threads: usize) -> usize {
+    if threads > 0 {
+        return threads;
+    }
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n: &usize| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// Starts the global rayon pool and, if `pin` and the process may run on at least as
+/// many CPUs as there are workers, gives worker `i` the `i`-th of those CPUs; returns
+/// whether it did.
+///
+/// Left to itself, the scheduler of a two-CPU guest sometimes queued both workers on
+/// one CPU for whole steps, after the calling thread's serial work had run on the
+/// other: the narrowphase's batch then took 16–21 ms instead of 10–11 (one thread:
+/// 19 ms), in about a quarter of the steps. Pinned, the slowest quarter of the steps
+/// took at most 11 ms (`BENCHMARKS.md`, session 14). Pinning changes where the work
+/// runs, never the results.
+fn start_pool(threads: usize, pin: bool) -> Result<bool, rayon::ThreadPoolBuildError> {
+    let n = pool_size(threads);
+    let cpus = core_affinity::get_core_ids().unwrap_or_default();
+    let pinned = pin && n <= cpus.len();
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .start_handler(move |i| {
+            if pinned {
+                // A refused pin leaves the worker where the scheduler puts it.
+                core_affinity::set_for_current(cpus[i]);
+            }
+        })
+        .build_global()?;
+    Ok(pinned)
+}
+
 fn run(args: &Args) -> Result<bool, Box<dyn std::error::Error>> {
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     // About two candidate pairs per body (the density of the standard boxes of
@@ -137,11 +184,16 @@ fn run(args: &Args) -> Result<bool, Box<dyn std::error::Error>> {
     let side = (4.0 * args.bodies.max(1) as f32).cbrt() * 3.0;
     let (mut world, mut movers) = build_scene(args, side, &mut rng)?;
     println!(
-        "widephase: {} bodies of 7 kinds in a box of side {side:.1}, {} steps, seed {}, {} threads",
+        "widephase: {} bodies of 7 kinds in a box of side {side:.1}, {} steps, seed {}, {} threads{}",
         args.bodies,
         args.steps,
         args.seed,
-        rayon::current_num_threads()
+        rayon::current_num_threads(),
+        if PINNED.load(Ordering::Relaxed) {
+            " (pinned to CPUs)"
+        } else {
+            ""
+        }
     );
 
     let (mut moving, mut bp, mut np, mut pairs_tested, mut touching_total) = (
@@ -252,14 +304,14 @@ fn main() -> ExitCode {
             }
         };
     }
-    if args.threads > 0
-        && let Err(e) = rayon::ThreadPoolBuilder::new()
-            .num_threads(args.threads)
-            .build_global()
-    {
-        eprintln!("error: cannot start {} threads: {e}", args.threads);
-        return ExitCode::FAILURE;
-    }
+    let pinned = match start_pool(args.threads, !args.no_pin) {
+        Ok(pinned) => pinned,
+        Err(e) => {
+            eprintln!("error: cannot start {} threads: {e}", args.threads);
+            return ExitCode::FAILURE;
+        }
+    };
+    PINNED.store(pinned, Ordering::Relaxed);
     match run(&args) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,

@@ -32,7 +32,7 @@ fn simulation_passes_its_own_checks() {
 }
 
 #[test]
-fn results_do_not_depend_on_the_thread_count() {
+fn results_do_not_depend_on_the_thread_count_or_pinning() {
     let strip = |t: String| {
         t.lines()
             .filter(|l| l.starts_with("step"))
@@ -55,8 +55,20 @@ fn results_do_not_depend_on_the_thread_count() {
         "--threads",
         "2",
     ]));
+    // Pinning the workers to CPUs (the default) or not moves the work, not the
+    // answers.
+    let unpinned = strip(run(&[
+        "--bodies",
+        "2000",
+        "--steps",
+        "10",
+        "--threads",
+        "2",
+        "--no-pin",
+    ]));
     assert!(!one.is_empty());
     assert_eq!(one, two);
+    assert_eq!(two, unpinned);
 }
 
 #[test]
