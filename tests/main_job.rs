@@ -39,33 +39,16 @@ fn results_do_not_depend_on_the_thread_count_or_pinning() {
             .map(|l| l.split(';').next().unwrap_or("").to_string())
             .collect::<Vec<_>>()
     };
-    let one = strip(run(&[
-        "--bodies",
-        "2000",
-        "--steps",
-        "10",
-        "--threads",
-        "1",
-    ]));
-    let two = strip(run(&[
-        "--bodies",
-        "2000",
-        "--steps",
-        "10",
-        "--threads",
-        "2",
-    ]));
+    // A small scene, with the given threading options.
+    let small = |threading: &[&str]| {
+        let args = [&["--bodies", "2000", "--steps", "10"][..], threading].concat();
+        strip(run(&args))
+    };
+    let one = small(&["--threads", "1"]);
+    let two = small(&["--threads", "2"]);
     // Pinning the workers to CPUs (the default) or not moves the work, not the
     // answers.
-    let unpinned = strip(run(&[
-        "--bodies",
-        "2000",
-        "--steps",
-        "10",
-        "--threads",
-        "2",
-        "--no-pin",
-    ]));
+    let unpinned = small(&["--threads", "2", "--no-pin"]);
     assert!(!one.is_empty());
     assert_eq!(one, two);
     assert_eq!(two, unpinned);
