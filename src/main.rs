@@ -4,8 +4,18 @@
 //! a sweep over all bodies, the wide narrowphase against the scalar reference.
 //! `--tour` prints the scalar queries on a few named pairs instead.
 
+/// `println!` that reports a closed standard output (the reader of a pipe gone, as
+/// with `| head`) as an error for the caller to return, instead of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    };
+}
+
 mod tour;
 
+use std::error::Error;
+use std::io::{self, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -177,24 +187,27 @@ fn start_pool(threads: usize, pin: bool) -> Result<bool, rayon::ThreadPoolBuildE
     Ok(pinned)
 }
 
-fn run(args: &Args) -> Result<bool, Box<dyn std::error::Error>> {
+fn run(args: &Args) -> Result<bool, Box<dyn Error>> {
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     // About two candidate pairs per body (the density of the standard boxes of
     // `shared/ANCHORS.md`, scaled for these larger shapes and their fat margins).
     let side = (4.0 * args.bodies.max(1) as f32).cbrt() * 3.0;
     let (mut world, mut movers) = build_scene(args, side, &mut rng)?;
-    println!(
-        "widephase: {} bodies of 7 kinds in a box of side {side:.1}, {} steps, seed {}, {} threads{}",
+    let threads = match rayon::current_num_threads() {
+        1 => "1 thread".to_string(),
+        n => format!("{n} threads"),
+    };
+    let pinned = if PINNED.load(Ordering::Relaxed) {
+        " (pinned to CPUs)"
+    } else {
+        ""
+    };
+    say!(
+        "widephase: {} bodies of 7 kinds in a box of side {side:.1}, {} steps, seed {}, {threads}{pinned}",
         args.bodies,
         args.steps,
         args.seed,
-        rayon::current_num_threads(),
-        if PINNED.load(Ordering::Relaxed) {
-            " (pinned to CPUs)"
-        } else {
-            ""
-        }
-    );
+    )?;
 
     let (mut moving, mut bp, mut np, mut pairs_tested, mut touching_total) = (
         Duration::ZERO,
@@ -217,7 +230,7 @@ fn run(args: &Args) -> Result<bool, Box<dyn std::error::Error>> {
         pairs_tested += last.pairs.len();
         touching_total += touching;
         if step % 20 == 0 || step + 1 == args.steps {
-            println!(
+            say!(
                 "step {step:4}: {:6} candidate pairs ({:5} began, {:5} ended), {:6} touching; moves {:6.3} ms, broadphase {:7.3} ms, narrowphase {:7.3} ms",
                 last.pairs.len(),
                 last.began,
@@ -226,18 +239,18 @@ fn run(args: &Args) -> Result<bool, Box<dyn std::error::Error>> {
                 moved.as_secs_f64() * 1e3,
                 last.broadphase_time.as_secs_f64() * 1e3,
                 last.narrowphase_time.as_secs_f64() * 1e3,
-            );
+            )?;
         }
     }
     let steps = args.steps.max(1) as f64;
-    println!(
+    say!(
         "totals: {pairs_tested} pairs tested, {touching_total} touching; per step: moves {:.3} ms, broadphase {:.3} ms, narrowphase {:.3} ms ({:.1} ns per pair); wall {:.2} s",
         moving.as_secs_f64() * 1e3 / steps,
         bp.as_secs_f64() * 1e3 / steps,
         np.as_secs_f64() * 1e3 / steps,
         np.as_secs_f64() * 1e9 / pairs_tested.max(1) as f64,
         wall.elapsed().as_secs_f64()
-    );
+    )?;
 
     // Check the last step.
     let mut ok = true;
@@ -249,18 +262,18 @@ fn run(args: &Args) -> Result<bool, Box<dyn std::error::Error>> {
         .collect();
     got.sort();
     if got == expected {
-        println!(
+        say!(
             "check: broadphase pair set equals the sweep over all {} bodies ({} pairs)",
             movers.len(),
             expected.len()
-        );
+        )?;
     } else {
         ok = false;
-        println!(
+        say!(
             "check FAILED: broadphase has {} pairs, the sweep {}",
             got.len(),
             expected.len()
-        );
+        )?;
     }
     let stride = (last.pairs.len() / args.verify.max(1)).max(1);
     let (mut checked, mut worst, mut disagree) = (0usize, 0.0f32, 0usize);
@@ -277,14 +290,14 @@ fn run(args: &Args) -> Result<bool, Box<dyn std::error::Error>> {
         checked += 1;
     }
     if disagree == 0 {
-        println!(
+        say!(
             "check: {checked} pairs re-run with the scalar reference agree (largest distance difference {worst:.2e})"
-        );
+        )?;
     } else {
         ok = false;
-        println!(
+        say!(
             "check FAILED: {disagree} of {checked} pairs disagree with the scalar reference (largest difference {worst:.2e})"
-        );
+        )?;
     }
     Ok(ok)
 }
@@ -292,17 +305,7 @@ fn run(args: &Args) -> Result<bool, Box<dyn std::error::Error>> {
 fn main() -> ExitCode {
     let args = Args::parse();
     if args.tour {
-        println!(
-            "widephase {}: gjk-core query tour\n",
-            env!("CARGO_PKG_VERSION")
-        );
-        return match tour::tour() {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::FAILURE
-            }
-        };
+        return finish(tour::tour().map(|()| true));
     }
     let pinned = match start_pool(args.threads, !args.no_pin) {
         Ok(pinned) => pinned,
@@ -312,9 +315,22 @@ fn main() -> ExitCode {
         }
     };
     PINNED.store(pinned, Ordering::Relaxed);
-    match run(&args) {
+    finish(run(&args))
+}
+
+/// The exit status of a run that passed its checks (`Ok(true)`), failed them, or
+/// stopped on an error. An output whose reader left (`| head`) ends the run quietly,
+/// as a pipeline expects.
+fn finish(outcome: Result<bool, Box<dyn Error>>) -> ExitCode {
+    match outcome {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
+        Err(e)
+            if e.downcast_ref::<io::Error>()
+                .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE

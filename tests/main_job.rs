@@ -79,3 +79,29 @@ fn query_tour_prints_the_expected_answers() {
         assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
     }
 }
+
+/// Piped into a reader that stops early (`| head`), the job stops quietly: no
+/// panic on the closed output, a success status.
+#[test]
+fn a_closed_output_ends_the_run_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_widephase"))
+        .args(["--bodies", "2000", "--steps", "400"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdout = child.stdout.take().expect("a piped output");
+    let mut first = [0u8; 10];
+    stdout.read_exact(&mut first).expect("the first line");
+    drop(stdout);
+    let out = child.wait_with_output().expect("the binary ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "status {:?}, stderr: {stderr}",
+        out.status
+    );
+    assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+}
