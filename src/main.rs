@@ -17,7 +17,6 @@ mod tour;
 use std::error::Error;
 use std::io::{self, Write};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
@@ -145,9 +144,6 @@ fn swept_pairs(
     Ok(pairs)
 }
 
-/// Whether [`start_pool`] pinned the workers (for the report's first line).
-static PINNED: AtomicBool = AtomicBool::new(false);
-
 /// The pool size rayon would pick for `threads` = 0: `RAYON_NUM_THREADS` if set,
 /// else one thread per CPU.
 fn pool_size(threads: usize) -> usize {
@@ -187,7 +183,9 @@ fn start_pool(threads: usize, pin: bool) -> Result<bool, rayon::ThreadPoolBuildE
     Ok(pinned)
 }
 
-fn run(args: &Args) -> Result<bool, Box<dyn Error>> {
+/// The main job; `pinned`: whether [`start_pool`] pinned the workers. Returns
+/// whether the final checks passed.
+fn run(args: &Args, pinned: bool) -> Result<bool, Box<dyn Error>> {
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     // About two candidate pairs per body (the density of the standard boxes of
     // `shared/ANCHORS.md`, scaled for these larger shapes and their fat margins).
@@ -197,11 +195,7 @@ fn run(args: &Args) -> Result<bool, Box<dyn Error>> {
         1 => "1 thread".to_string(),
         n => format!("{n} threads"),
     };
-    let pinned = if PINNED.load(Ordering::Relaxed) {
-        " (pinned to CPUs)"
-    } else {
-        ""
-    };
+    let pinned = if pinned { " (pinned to CPUs)" } else { "" };
     say!(
         "widephase: {} bodies of 7 kinds in a box of side {side:.1}, {} steps, seed {}, {threads}{pinned}",
         args.bodies,
@@ -314,8 +308,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    PINNED.store(pinned, Ordering::Relaxed);
-    finish(run(&args))
+    finish(run(&args, pinned))
 }
 
 /// The exit status of a run that passed its checks (`Ok(true)`), failed them, or
