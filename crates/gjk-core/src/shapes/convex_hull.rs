@@ -1,7 +1,7 @@
 //! Convex polytope given by its vertices, with a support function that scans small
 //! hulls and hill-climbs large ones.
 
-use glam::Vec3;
+use glam::{Vec3, Vec3A};
 
 use super::quickhull::quickhull;
 use crate::aabb::Aabb;
@@ -175,18 +175,20 @@ impl SupportMap for ConvexHull {
     /// One pass over the rotated vertices, instead of six support searches: each
     /// vertex is rotated once and extends the box.
     fn aabb(&self, pose: &Pose) -> Aabb {
-        let rot = pose.rotation_matrix();
+        // Vec3A: one SSE register a vector, so each vertex's rotation and the
+        // running bounds are a few vector instructions instead of scalar ones.
+        let rot = glam::Mat3A::from(pose.rotation_matrix());
         let (min, max) = self.vertices.iter().fold(
-            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+            (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY)),
             |(min, max), &v| {
-                let w = rot * v;
+                let w = rot * Vec3A::from(v);
                 (min.min(w), max.max(w))
             },
         );
         let t = pose.translation();
         Aabb {
-            min: min + t,
-            max: max + t,
+            min: Vec3::from(min) + t,
+            max: Vec3::from(max) + t,
         }
     }
 }
