@@ -191,15 +191,18 @@ fn run(args: &Args, pinned: bool) -> Result<bool, Box<dyn Error>> {
     // `shared/ANCHORS.md`, scaled for these larger shapes and their fat margins).
     let side = (4.0 * args.bodies.max(1) as f32).cbrt() * 3.0;
     let (mut world, mut movers) = build_scene(args, side, &mut rng)?;
-    let threads = match rayon::current_num_threads() {
-        1 => "1 thread".to_string(),
-        n => format!("{n} threads"),
+    let count = |n: usize, what: &str| match n {
+        1 => format!("1 {what}"),
+        n => format!("{n} {what}s"),
     };
+    let (steps, threads) = (
+        count(args.steps, "step"),
+        count(rayon::current_num_threads(), "thread"),
+    );
     let pinned = if pinned { " (pinned to CPUs)" } else { "" };
     say!(
-        "widephase: {} bodies of 7 kinds in a box of side {side:.1}, {} steps, seed {}, {threads}{pinned}",
+        "widephase: {} bodies of 7 kinds in a box of side {side:.1}, {steps}, seed {}, {threads}{pinned}",
         args.bodies,
-        args.steps,
         args.seed,
     )?;
 

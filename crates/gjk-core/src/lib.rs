@@ -4,7 +4,9 @@
 //! [`Cone`], [`ConvexHull`], [`Rounded`]) and the three classic queries:
 //! [`intersects`] (boolean GJK), [`distance`] (GJK with closest points) and
 //! [`contact`] (GJK + EPA penetration depth). Everything is computed in A's frame
-//! with B's pose relative to it; the normal points from A to B.
+//! with B's pose relative to it; the normal points from A to B. Every shape also
+//! gives its exact world bounds at a pose ([`SupportMap::aabb`], closed forms), what
+//! a broadphase needs for each moving body.
 //!
 //! Clarity and robustness come first: this crate is the oracle that the SIMD crate
 //! is tested against. Shapes and poses validate on construction, every loop is
@@ -27,6 +29,12 @@
 //! let c = contact(&crate_, &at(0.0), &ball, &at(1.25), 0.0).unwrap();
 //! assert!((c.depth - 0.25).abs() < 1e-5);
 //! assert!((c.normal - Vec3::X).length() < 1e-5);
+//!
+//! // The box's world bounds, turned a quarter about z: still the unit cube.
+//! use gjk_core::SupportMap;
+//! let turned = Pose::new(Quat::from_rotation_z(std::f32::consts::FRAC_PI_2), Vec3::ZERO).unwrap();
+//! let b = crate_.aabb(&turned);
+//! assert!((b.max - Vec3::ONE).abs().max_element() < 1e-6);
 //! # Ok::<(), gjk_core::ShapeError>(())
 //! ```
 
