@@ -13,6 +13,25 @@ pub struct Aabb {
 }
 
 impl Aabb {
+    /// The box centred at `center` with half extents `half` (non-negative).
+    #[inline]
+    pub fn from_center_half_extents(center: Vec3, half: Vec3) -> Self {
+        Aabb {
+            min: center - half,
+            max: center + half,
+        }
+    }
+
+    /// The box grown by `by` on every side: the bounds of the shape dilated by a
+    /// ball of radius `by` (its Minkowski sum moves each face out by exactly that).
+    #[inline]
+    pub fn grown(&self, by: f32) -> Self {
+        Aabb {
+            min: self.min - Vec3::splat(by),
+            max: self.max + Vec3::splat(by),
+        }
+    }
+
     /// Whether the two boxes overlap (touching counts).
     #[inline]
     pub fn intersects(&self, other: &Aabb) -> bool {

@@ -100,12 +100,3 @@ pub fn aabb_from_supports<S: SupportMap + ?Sized>(shape: &S, pose: &Pose) -> Aab
 pub(crate) fn disc_extents(rot: &Mat3, radius: f32) -> Vec3 {
     (rot.x_axis * rot.x_axis + rot.z_axis * rot.z_axis).sqrt() * radius
 }
-
-/// The box centred at `centre` with half extents `half`.
-#[inline]
-pub(crate) fn centred_aabb(centre: Vec3, half: Vec3) -> Aabb {
-    Aabb {
-        min: centre - half,
-        max: centre + half,
-    }
-}

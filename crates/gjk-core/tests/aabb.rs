@@ -146,11 +146,8 @@ fn boxes_derived_by_hand() {
     let quarter_z = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
     let eighth_z = Quat::from_rotation_z(std::f32::consts::FRAC_PI_4);
     let t = Vec3::new(1.0, -2.0, 3.0);
-    let expect = |shape: Shape, pose: Pose, half: Vec3, centre_offset: Vec3| {
-        let want = Aabb {
-            min: pose.translation() + centre_offset - half,
-            max: pose.translation() + centre_offset + half,
-        };
+    let expect = |shape: Shape, pose: Pose, half: Vec3| {
+        let want = Aabb::from_center_half_extents(pose.translation(), half);
         assert_close(
             &shape.aabb(&pose),
             &want,
@@ -165,42 +162,36 @@ fn boxes_derived_by_hand() {
         Cuboid::new(h).unwrap().into(),
         at(quarter_z, t),
         Vec3::new(2.0, 0.5, 1.0),
-        Vec3::ZERO,
     );
     let s = (h.x + h.y) / 2f32.sqrt();
     expect(
         Cuboid::new(h).unwrap().into(),
         at(eighth_z, t),
         Vec3::new(s, s, 1.0),
-        Vec3::ZERO,
     );
     // A cylinder (axis y) turned onto x: its half height along x, its radius across.
     expect(
         Cylinder::new(2.0, 0.5).unwrap().into(),
         at(quarter_z, t),
         Vec3::new(2.0, 0.5, 0.5),
-        Vec3::ZERO,
     );
     // A capsule's radius adds to every side.
     expect(
         Capsule::new(1.0, 0.25).unwrap().into(),
         at(Quat::IDENTITY, t),
         Vec3::new(0.25, 1.25, 0.25),
-        Vec3::ZERO,
     );
     // An upright cone: apex at +h, base rim at -h with radius r.
     expect(
         Cone::new(0.8, 0.3).unwrap().into(),
         at(Quat::IDENTITY, t),
         Vec3::new(0.3, 0.8, 0.3),
-        Vec3::ZERO,
     );
     // Turned upside down about x, its apex points down: same box.
     expect(
         Cone::new(0.8, 0.3).unwrap().into(),
         at(Quat::from_rotation_x(std::f32::consts::PI), t),
         Vec3::new(0.3, 0.8, 0.3),
-        Vec3::ZERO,
     );
     // Rounded: the inner box grown by the radius.
     expect(
@@ -211,7 +202,6 @@ fn boxes_derived_by_hand() {
         ),
         at(quarter_z, t),
         Vec3::new(2.5, 1.0, 1.5),
-        Vec3::ZERO,
     );
 }
 

@@ -5,7 +5,7 @@ use glam::Vec3;
 use crate::aabb::Aabb;
 use crate::error::{ShapeError, non_negative, positive};
 use crate::pose::Pose;
-use crate::support::{SupportMap, centred_aabb};
+use crate::support::SupportMap;
 
 /// The set of points within `radius` of the segment from `(0, -half_height, 0)` to
 /// `(0, half_height, 0)`. A zero `half_height` gives a sphere.
@@ -73,6 +73,6 @@ impl SupportMap for Capsule {
     fn aabb(&self, pose: &Pose) -> Aabb {
         let axis = pose.rotation_matrix().y_axis;
         let half = axis.abs() * self.half_height + Vec3::splat(self.radius);
-        centred_aabb(pose.translation(), half)
+        Aabb::from_center_half_extents(pose.translation(), half)
     }
 }

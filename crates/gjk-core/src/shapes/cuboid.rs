@@ -5,7 +5,7 @@ use glam::Vec3;
 use crate::aabb::Aabb;
 use crate::error::{ShapeError, positive};
 use crate::pose::Pose;
-use crate::support::{SupportMap, centred_aabb};
+use crate::support::SupportMap;
 
 /// A box with the given half-extents, centred at the local origin.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -59,6 +59,6 @@ impl SupportMap for Cuboid {
     #[inline]
     fn aabb(&self, pose: &Pose) -> Aabb {
         let half = pose.rotation_matrix().abs() * self.half_extents;
-        centred_aabb(pose.translation(), half)
+        Aabb::from_center_half_extents(pose.translation(), half)
     }
 }

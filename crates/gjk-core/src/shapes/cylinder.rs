@@ -5,7 +5,7 @@ use glam::Vec3;
 use crate::aabb::Aabb;
 use crate::error::{ShapeError, positive};
 use crate::pose::Pose;
-use crate::support::{SupportMap, centred_aabb, disc_extents};
+use crate::support::{SupportMap, disc_extents};
 
 /// A solid cylinder of radius `radius` whose axis runs along Y from `-half_height`
 /// to `half_height`.
@@ -80,6 +80,6 @@ impl SupportMap for Cylinder {
     fn aabb(&self, pose: &Pose) -> Aabb {
         let rot = pose.rotation_matrix();
         let half = rot.y_axis.abs() * self.half_height + disc_extents(&rot, self.radius);
-        centred_aabb(pose.translation(), half)
+        Aabb::from_center_half_extents(pose.translation(), half)
     }
 }

@@ -64,14 +64,9 @@ impl<S: SupportMap> SupportMap for Rounded<S> {
         self.inner.inner_radius() + self.radius
     }
 
-    /// The inner shape's box grown by the radius on every side: the Minkowski sum
-    /// with a ball moves each face of the box out by exactly that much.
+    /// The inner shape's box grown by the radius on every side.
     #[inline]
     fn aabb(&self, pose: &Pose) -> Aabb {
-        let b = self.inner.aabb(pose);
-        Aabb {
-            min: b.min - Vec3::splat(self.radius),
-            max: b.max + Vec3::splat(self.radius),
-        }
+        self.inner.aabb(pose).grown(self.radius)
     }
 }

@@ -5,7 +5,7 @@ use glam::Vec3;
 use crate::aabb::Aabb;
 use crate::error::{ShapeError, positive};
 use crate::pose::Pose;
-use crate::support::{SupportMap, centred_aabb};
+use crate::support::SupportMap;
 
 /// A ball of radius `radius` centred at the local origin: a point core with the
 /// radius as margin.
@@ -53,6 +53,6 @@ impl SupportMap for Sphere {
 
     #[inline]
     fn aabb(&self, pose: &Pose) -> Aabb {
-        centred_aabb(pose.translation(), Vec3::splat(self.radius))
+        Aabb::from_center_half_extents(pose.translation(), Vec3::splat(self.radius))
     }
 }
