@@ -256,7 +256,10 @@ where
             let separated = active & vw.gt(reach * v_len);
             active = active.and_not(separated);
         }
-        max_w_sq = max_w_sq.max(w.length_squared());
+        // `fast_max` (one `vmaxps`) keeps `max_w_sq` where |w|² is NaN, as the
+        // NaN-aware `max` (four instructions) does; `max_w_sq` itself is NaN only
+        // in lanes whose first support was, which ended at the first check.
+        max_w_sq = w.length_squared().fast_max(max_w_sq);
         let gap = vv - vw;
         let converged = active
             & (gap.le(f32x8::splat(GJK_RELATIVE_GAP) * vv)
