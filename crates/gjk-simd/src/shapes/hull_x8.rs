@@ -166,12 +166,48 @@ fn padded_rows(n: usize) -> usize {
 
 /// Each lane's vertex `best` (row indices as floats, all below the hull's vertex
 /// count) when every lane holds the hull of `columns`: per chunk of eight
-/// vertices, one permute by the index's low three bits for each coordinate, kept
-/// in the lanes whose index reaches that chunk. `None` without AVX2's
-/// cross-lane permute, or when the lanes hold different hulls (`columns` empty).
+/// vertices (sixteen with AVX-512, whose `vpermt2ps` permutes across two
+/// registers), one permute by the index's low bits for each coordinate, kept in
+/// the lanes whose index reaches that chunk. `None` without AVX2's cross-lane
+/// permute, or when the lanes hold different hulls (`columns` empty).
+///
+/// The AVX-512 form halves both the permutes' selects and the chain of selects
+/// the point waits on: 10 instructions for 32 vertices instead of 24.
 #[inline(always)]
 fn fetch_from_columns(columns: &[[f32x8; 3]], best: f32x8) -> Option<Vec3x8> {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512vl"))]
+    {
+        use std::arch::x86_64::{__m256i, _mm256_permutex2var_ps};
+        let index: __m256i = best.round_int().into();
+        // SAFETY: `vpermt2ps` only reads its register operands, and this code is
+        // compiled only when the target has AVX-512F and VL (the `cfg` above, VL
+        // implying F), so the instruction exists wherever the binary runs.
+        let permute_two = |lo: f32x8, hi: f32x8| -> f32x8 {
+            unsafe { _mm256_permutex2var_ps(lo.into(), index, hi.into()) }.into()
+        };
+        // Index bit 3 picks `hi`; a lone last chunk stands in for both.
+        let permute = |pair: &[[f32x8; 3]]| {
+            let (lo, hi) = (&pair[0], pair.last().unwrap_or(&pair[0]));
+            Vec3x8::new(
+                permute_two(lo[0], hi[0]),
+                permute_two(lo[1], hi[1]),
+                permute_two(lo[2], hi[2]),
+            )
+        };
+        let mut pairs = columns.chunks(2);
+        let mut point = permute(pairs.next()?);
+        let mut start = f32x8::ZERO;
+        for pair in pairs {
+            start += f32x8::splat(16.0);
+            point = best.ge(start).select(permute(pair), point);
+        }
+        Some(point)
+    }
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        not(target_feature = "avx512vl")
+    ))]
     {
         use std::arch::x86_64::{__m256i, _mm256_permutevar8x32_ps};
         let (first, rest) = columns.split_first()?;
