@@ -172,7 +172,7 @@ fn padded_rows(n: usize) -> usize {
 /// permute, or when the lanes hold different hulls (`columns` empty).
 ///
 /// The AVX-512 form halves both the permutes' selects and the chain of selects
-/// the point waits on: 10 instructions for 32 vertices instead of 24.
+/// the point waits on: about 10 instructions for 32 vertices instead of about 25.
 #[inline(always)]
 fn fetch_from_columns(columns: &[[f32x8; 3]], best: f32x8) -> Option<Vec3x8> {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx512vl"))]
