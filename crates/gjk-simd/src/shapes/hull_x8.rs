@@ -186,22 +186,14 @@ fn fetch_from_columns(columns: &[[f32x8; 3]], best: f32x8) -> Option<Vec3x8> {
             unsafe { _mm256_permutex2var_ps(lo.into(), index, hi.into()) }.into()
         };
         // Index bit 3 picks `hi`; a lone last chunk stands in for both.
-        let permute = |pair: &[[f32x8; 3]]| {
+        fetch_in_groups(columns, best, 2, |pair| {
             let (lo, hi) = (&pair[0], pair.last().unwrap_or(&pair[0]));
             Vec3x8::new(
                 permute_two(lo[0], hi[0]),
                 permute_two(lo[1], hi[1]),
                 permute_two(lo[2], hi[2]),
             )
-        };
-        let mut pairs = columns.chunks(2);
-        let mut point = permute(pairs.next()?);
-        let mut start = f32x8::ZERO;
-        for pair in pairs {
-            start += f32x8::splat(16.0);
-            point = best.ge(start).select(permute(pair), point);
-        }
-        Some(point)
+        })
     }
     #[cfg(all(
         target_arch = "x86_64",
@@ -210,28 +202,44 @@ fn fetch_from_columns(columns: &[[f32x8; 3]], best: f32x8) -> Option<Vec3x8> {
     ))]
     {
         use std::arch::x86_64::{__m256i, _mm256_permutevar8x32_ps};
-        let (first, rest) = columns.split_first()?;
         let index: __m256i = best.round_int().into();
         // SAFETY: `vpermps` only reads its register operands, and this code is
         // compiled only when the target has AVX2 (the `cfg` above), so the
         // instruction exists wherever the binary runs.
         let permute_one =
             |v: f32x8| -> f32x8 { unsafe { _mm256_permutevar8x32_ps(v.into(), index) }.into() };
-        let permute =
-            |c: &[f32x8; 3]| Vec3x8::new(permute_one(c[0]), permute_one(c[1]), permute_one(c[2]));
-        let mut point = permute(first);
-        let mut start = f32x8::ZERO;
-        for chunk in rest {
-            start += f32x8::splat(8.0);
-            point = best.ge(start).select(permute(chunk), point);
-        }
-        Some(point)
+        fetch_in_groups(columns, best, 1, |chunk| {
+            let c = &chunk[0];
+            Vec3x8::new(permute_one(c[0]), permute_one(c[1]), permute_one(c[2]))
+        })
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
     {
         let _ = (columns, best);
         None
     }
+}
+
+/// The select chain of [`fetch_from_columns`]: `permute` takes each lane's point
+/// from a group of `group` chunks (8 vertices each) by the index's low bits, and
+/// each lane keeps the group its index `best` reaches. `None` for no chunks.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[inline(always)]
+fn fetch_in_groups(
+    columns: &[[f32x8; 3]],
+    best: f32x8,
+    group: usize,
+    permute: impl Fn(&[[f32x8; 3]]) -> Vec3x8,
+) -> Option<Vec3x8> {
+    let mut groups = columns.chunks(group);
+    let mut point = permute(groups.next()?);
+    let step = f32x8::splat((8 * group) as f32);
+    let mut start = f32x8::ZERO;
+    for g in groups {
+        start += step;
+        point = best.ge(start).select(permute(g), point);
+    }
+    Some(point)
 }
 
 impl SupportMapX8 for HullX8 {
