@@ -247,4 +247,55 @@ mod tests {
         assert_eq!(s[..7], [-1.0, -1.0, -1.0, 3.0, 4.0, 5.0, 6.0]);
         assert_eq!(a.finite().bitmask(), 0x7F);
     }
+
+    /// Every mask, however made, selects bit for bit what a per-lane `if` does,
+    /// NaN payloads, signed zeros and infinities included: the bitwise select of
+    /// AVX-512 builds and the `blendv` of AVX2 builds must agree, which holds only
+    /// because a mask's lanes are all ones or all zeros.
+    #[test]
+    fn select_is_exact_for_every_mask() {
+        let t = f32x8::new([
+            f32::from_bits(0x7fc0_1234),
+            -0.0,
+            f32::INFINITY,
+            1.5,
+            -2.25,
+            f32::MIN_POSITIVE,
+            f32::MAX,
+            f32::from_bits(1),
+        ]);
+        let f = f32x8::new([
+            0.0,
+            f32::NEG_INFINITY,
+            -7.0,
+            f32::NAN,
+            3.0,
+            -0.0,
+            1e-30,
+            -1e30,
+        ]);
+        let lanes = f32x8::new([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]);
+        for bits in 0..=u8::MAX {
+            let made = [
+                Mask8::from_bitmask(bits),
+                Mask8::from_bools(std::array::from_fn(|i| bits >> i & 1 == 1)),
+                // The same lanes by a comparison and by mask logic.
+                Mask8::from_bitmask(bits) & lanes.ge(f32x8::ZERO),
+                !Mask8::from_bitmask(!bits) | Mask8::NONE,
+            ];
+            for m in made {
+                let got = m.select(t, f);
+                let inner = m.select(m, !m);
+                for i in 0..8 {
+                    let want = if bits >> i & 1 == 1 { t } else { f };
+                    assert_eq!(
+                        got.to_array()[i].to_bits(),
+                        want.to_array()[i].to_bits(),
+                        "bits {bits:#010b} lane {i}"
+                    );
+                }
+                assert_eq!(inner.bitmask(), 0xFF, "bits {bits:#010b}");
+            }
+        }
+    }
 }
