@@ -39,8 +39,9 @@ impl SelectX8 for Mask8 {
 /// With AVX-512 the bitwise form `(mask & t) | (!mask & f)` is one `vpternlogd`,
 /// while a `blendv` is lowered to a move of the vector mask into a mask register
 /// (`vpmovd2m`) and a masked move: two instructions a select, the most common
-/// operation of the kernels (a seventh of the hull scan's instructions). Without
-/// AVX-512, `blendv` is one instruction and the bitwise form three.
+/// operation of the kernels (the hull scan takes six instructions a row instead
+/// of seven). Without AVX-512, `blendv` is one instruction and the bitwise form
+/// three.
 #[inline(always)]
 fn select_bits(mask: f32x8, if_true: f32x8, if_false: f32x8) -> f32x8 {
     #[cfg(target_feature = "avx512vl")]
