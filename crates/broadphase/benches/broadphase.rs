@@ -13,9 +13,13 @@
 //!   pair from scratch into a `Vec` (no incremental state). widephase:
 //!   `DynamicTree::overlapping_pairs`; parry: `traverse_bvtt_single_tree::<false>`;
 //!   bvh-arena: `for_each_overlaping_pair`.
-//! - `frame`: move 10% of the boxes and bring the pairs up to date. widephase:
-//!   one `move_proxies` batch of the moved boxes + `Broadphase::update` (fat margin
-//!   0.2 x longest side, began/ended lists and the full pair set maintained). parry
+//! - `frame`: move 10% of the boxes and bring the pairs up to date, the caller's work
+//!   of stepping each moved box and making its new box included. widephase: each box's
+//!   centre and half extents live in its proxy's user data; the caller gathers the
+//!   moved handles, one `move_proxies_with` batch steps the boxes and makes their new
+//!   boxes inside the broadphase's pass over its records, then `Broadphase::update`
+//!   (fat margin 0.2 x longest side, began/ended lists and the full pair set
+//!   maintained). The baselines step the boxes in the caller's loop. parry
 //!   (as rapier does it):
 //!   `insert_or_update_partially` with the same per-box margin, `refit`,
 //!   `optimize_incremental`, `traverse_bvtt_single_tree::<true>` collecting the pairs of
@@ -23,8 +27,9 @@
 //!   insert per moved box, then all pairs again (it has no update).
 //! - `threads`: widephase's frame and all-pairs on rayon pools of 1 and 2 threads (all
 //!   pairs also called from a thread of the pool, `_on_pool`), and
-//!   the frame's broadphase part alone (`move_update`: `move_proxies` + `update`, the
-//!   caller's batch of new boxes made in the untimed setup).
+//!   the frame's broadphase part alone with the boxes made ahead (`move_update`:
+//!   `move_proxies` + `update`, the caller's batch of new boxes made in the untimed
+//!   setup).
 //!
 //! The other groups run everything on the calling thread with rayon's global pool set
 //! to one thread (widephase then takes its serial paths).
@@ -116,9 +121,22 @@ fn configure(group: &mut BenchmarkGroup<'_, WallTime>, n: usize) {
     group.sample_size(if n >= 100_000 { 10 } else { 30 });
 }
 
+/// A moving box as the caller keeps it, in the broadphase's user data (as a physics
+/// engine keeps a body's pose and shape).
+#[derive(Clone, Copy)]
+struct Body {
+    centre: Vec3,
+    half: Vec3,
+}
+
+impl Body {
+    fn aabb(&self) -> Aabb {
+        Aabb::from_center_half_extents(self.centre, self.half).unwrap()
+    }
+}
+
 struct Ours {
-    scene: Scene,
-    bp: Broadphase<()>,
+    bp: Broadphase<Body>,
     ids: Vec<ProxyId>,
 }
 
@@ -127,31 +145,50 @@ impl Ours {
         let scene = Scene::new(n, 42);
         let mut bp = Broadphase::with_config(BroadphaseConfig::default()).unwrap();
         let ids = bp
-            .insert_many(scene.aabbs().into_iter().map(|b| (b, ())))
+            .insert_many((0..n).map(|i| {
+                let body = Body {
+                    centre: scene.centres[i],
+                    half: scene.half[i],
+                };
+                (body.aabb(), body)
+            }))
             .unwrap();
         bp.update();
-        Self { scene, bp, ids }
+        Self { bp, ids }
     }
 
+    /// A whole frame: the caller gathers the moved bodies' handles, then
+    /// `move_proxies_with` steps each body and makes its new box inside the
+    /// broadphase's pass over the records (in parallel on a pool of several threads),
+    /// and `update` brings the pairs up to date.
     fn frame(&mut self, moves: &[(u32, Vec3)]) -> usize {
-        // The caller's side (new boxes) stays serial, as in the baselines' frames.
-        let batch = self.batch(moves);
-        self.apply(&batch)
+        let ids: Vec<ProxyId> = moves.iter().map(|&(i, _)| self.ids[i as usize]).collect();
+        self.bp
+            .move_proxies_with(&ids, |k, body: &mut Body| {
+                body.centre += moves[k].1;
+                Aabb::from_center_half_extents(body.centre, body.half)
+            })
+            .unwrap();
+        let c = self.bp.update();
+        c.began.len() + c.ended.len()
     }
 
-    /// The caller's side of a frame: the moved boxes' new tight boxes.
+    /// The caller's side of a frame made ahead, as `move_proxies` takes it: the moved
+    /// bodies' new tight boxes.
     fn batch(&mut self, moves: &[(u32, Vec3)]) -> Vec<(ProxyId, Aabb)> {
         moves
             .iter()
             .map(|&(i, d)| {
-                let i = i as usize;
-                self.scene.centres[i] += d;
-                (self.ids[i], self.scene.aabb(i))
+                let id = self.ids[i as usize];
+                let body = self.bp.data_mut(id).unwrap();
+                body.centre += d;
+                (id, body.aabb())
             })
             .collect()
     }
 
-    /// The broadphase's side of a frame: `move_proxies` and `update`.
+    /// The broadphase's side of a frame whose boxes were made ahead: `move_proxies`
+    /// and `update`.
     fn apply(&mut self, batch: &[(ProxyId, Aabb)]) -> usize {
         self.bp.move_proxies(batch).unwrap();
         let c = self.bp.update();

@@ -204,12 +204,18 @@ fn frame(boxes: &[Aabb], frames: usize, frac: f32, rng: &mut ChaCha8Rng) {
     let n = boxes.len();
     let mut centres: Vec<Vec3> = boxes.iter().map(|b| b.center()).collect();
     let half: Vec<Vec3> = boxes.iter().map(|b| b.size() * 0.5).collect();
+    // `BP_MOVE=with`: the moves go through `move_proxies_with` (boxes made inside the
+    // broadphase's pass, each body's centre and half extents kept in its user data); the `batch` column is then
+    // the gathering of the moved handles.
+    let with = std::env::var("BP_MOVE").is_ok_and(|v| v == "with");
     let mut bp = Broadphase::with_config(BroadphaseConfig {
         margin_fraction: frac,
         ..Default::default()
     })
     .unwrap();
-    let ids = bp.insert_many(boxes.iter().map(|&b| (b, ()))).unwrap();
+    let ids = bp
+        .insert_many(boxes.iter().map(|&b| (b, (b.center(), b.size() * 0.5))))
+        .unwrap();
     bp.update();
     let mut total = 0.0;
     let mut wall = 0.0;
@@ -235,19 +241,32 @@ fn frame(boxes: &[Aabb], frames: usize, frac: f32, rng: &mut ChaCha8Rng) {
             .collect();
         let c0 = cpu_now();
         let t0 = Instant::now();
-        let batch: Vec<_> = moves
-            .iter()
-            .map(|&(i, d)| {
-                centres[i] += d;
-                (
-                    ids[i],
-                    Aabb::from_center_half_extents(centres[i], half[i]).unwrap(),
-                )
-            })
-            .collect();
-        let c1 = cpu_now();
-        let w1 = Instant::now();
-        moved += bp.move_proxies(&batch).unwrap();
+        let (c1, w1);
+        if with {
+            let batch: Vec<_> = moves.iter().map(|&(i, _)| ids[i]).collect();
+            c1 = cpu_now();
+            w1 = Instant::now();
+            moved += bp
+                .move_proxies_with(&batch, |k, (centre, half): &mut (Vec3, Vec3)| {
+                    *centre += moves[k].1;
+                    Aabb::from_center_half_extents(*centre, *half)
+                })
+                .unwrap();
+        } else {
+            let batch: Vec<_> = moves
+                .iter()
+                .map(|&(i, d)| {
+                    centres[i] += d;
+                    (
+                        ids[i],
+                        Aabb::from_center_half_extents(centres[i], half[i]).unwrap(),
+                    )
+                })
+                .collect();
+            c1 = cpu_now();
+            w1 = Instant::now();
+            moved += bp.move_proxies(&batch).unwrap();
+        }
         let c2 = cpu_now();
         let w2 = Instant::now();
         bp.update();

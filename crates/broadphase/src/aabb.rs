@@ -26,6 +26,7 @@ impl Aabb {
     /// assert_eq!(Aabb::new(Vec3::ONE, Vec3::ZERO), Err(Error::InvertedBox { axis: 0 }));
     /// assert_eq!(Aabb::new(Vec3::NAN, Vec3::ONE), Err(Error::NanCoordinate));
     /// ```
+    #[inline]
     pub fn new(min: Vec3, max: Vec3) -> Result<Self, Error> {
         if min.is_nan() || max.is_nan() {
             return Err(Error::NanCoordinate);
@@ -44,6 +45,7 @@ impl Aabb {
 
     /// Builds the box centred on `center` with half-size `half_extents` (each component
     /// must be `>= 0`).
+    #[inline]
     pub fn from_center_half_extents(center: Vec3, half_extents: Vec3) -> Result<Self, Error> {
         if half_extents.is_nan() || center.is_nan() {
             return Err(Error::NanCoordinate);

@@ -217,6 +217,8 @@ pub struct Broadphase<T> {
     /// Batch size from which `move_proxies` runs in parallel ([`MOVE_PARALLEL_MIN`];
     /// unit tests lower it to cover that path on small scenes).
     move_parallel_min: usize,
+    /// The same for `move_proxies_with` ([`MOVE_WITH_PARALLEL_MIN`]).
+    move_with_parallel_min: usize,
 }
 
 impl<T> Default for Broadphase<T> {
@@ -452,82 +454,216 @@ fn renewed_fat(config: &BroadphaseConfig, fat: &Aabb, aabb: &Aabb) -> Result<Opt
 /// 11.0 ms (profile_ops frame).
 const MOVE_PARALLEL_MIN: usize = 32 * 1024;
 
+/// [`Broadphase::move_proxies_with`] splits batches of at least this many moves over
+/// the pool: there each move also runs the caller's function (its reads of the
+/// caller's data miss the cache as the record does), so the split pays sooner than for
+/// ready boxes.
+const MOVE_WITH_PARALLEL_MIN: usize = 4 * 1024;
+
 /// [`Broadphase::move_proxies`] aims for this many slot ranges (parallel tasks).
 const MOVE_RANGES: usize = 64;
 /// ... each at least this many slots, so that tiny scenes do not pay per-task costs.
 const MOVE_RANGE_MIN: usize = 1024;
 
 /// A move that left its fat box, to be applied to the tree after the parallel pass.
+/// It carries what the tree side needs from the proxy's record, read while the pass
+/// had the record in cache: after a parallel pass the record may sit in the other
+/// core's cache, and the serial tree side would wait on it again.
 struct Escape {
     /// Position in the batch: escapes are applied in batch order.
     k: u32,
     slot: u32,
+    leaf: LeafId,
+    /// The proxy was not in the move buffer yet (the pass has set its `moved` flag).
+    joins_buffer: bool,
     old_fat: Aabb,
     fat: Aabb,
 }
 
-/// What one slot range of a batch move produced.
-struct RangeResult {
+/// What the record pass over a slot range (or over all of a batch) produced.
+struct RangeResult<E> {
     escapes: Vec<Escape>,
     /// The first failed move of the range: (batch index, error).
-    first_err: Option<(usize, Error)>,
+    first_err: Option<(usize, E)>,
 }
 
-/// Applies the moves `idx` (batch indices, ascending) whose slots lie in `hot`, which
-/// starts at slot `base`: exactly [`Broadphase::move_proxy`]'s test and record updates,
-/// with the tree work deferred to [`Escape`]s.
-fn move_range(
+impl<E> RangeResult<E> {
+    /// Keeps the error of the earlier move (batch order decides, not the thread count).
+    fn fail(&mut self, k: usize, e: E) {
+        if self.first_err.as_ref().is_none_or(|f| k < f.0) {
+            self.first_err = Some((k, e));
+        }
+    }
+}
+
+/// A batch of moves as the record pass reads it: move `k` names proxy `id(k)` and
+/// gets its new tight box from `new_box(k, data)`, `data` being the proxy's entry of
+/// the per-slot array that the pass hands out with the records (the user data for
+/// [`Broadphase::move_proxies_with`], nothing for [`Broadphase::move_proxies`]).
+struct MoveBatch<I, F> {
+    len: usize,
+    id: I,
+    new_box: F,
+}
+
+/// Applies the moves `idx` (batch indices, ascending) whose slots lie in `hot` and
+/// `data`, which start at slot `base`: exactly [`Broadphase::move_proxy`]'s test and
+/// record updates, with the tree work deferred to [`Escape`]s.
+fn move_range<D, E, I, F>(
     config: &BroadphaseConfig,
     hot: &mut [Hot],
+    data: &mut [D],
     base: usize,
-    moves: &[(ProxyId, Aabb)],
+    batch: &MoveBatch<I, F>,
     idx: impl Iterator<Item = u32> + Clone,
-) -> RangeResult {
+) -> RangeResult<E>
+where
+    E: From<Error>,
+    I: Fn(usize) -> ProxyId,
+    F: Fn(usize, &mut D) -> Result<Aabb, E>,
+{
     let mut out = RangeResult {
         escapes: Vec::new(),
         first_err: None,
     };
     // Moves are bound by cache misses on their records (10k records are 640 KiB,
-    // scattered over all proxies): each record is prefetched a few moves ahead.
-    let at = |k: u32| (moves[k as usize].0.index as usize).wrapping_sub(base);
+    // scattered over all proxies): each record is prefetched a few moves ahead, and so
+    // is the data the caller's function gets.
+    let at = |k: u32| ((batch.id)(k as usize).index as usize).wrapping_sub(base);
+    let fetch = |hot: &[Hot], data: &[D], k: u32| {
+        let s = at(k);
+        if let (Some(h), Some(d)) = (hot.get(s), data.get(s)) {
+            prefetch(h);
+            if std::mem::size_of::<D>() > 0 {
+                prefetch(d);
+            }
+        }
+    };
     let mut ahead = idx.clone();
     for k in ahead.by_ref().take(PREFETCH_AHEAD) {
-        if let Some(h) = hot.get(at(k)) {
-            prefetch(h);
-        }
+        fetch(hot, data, k);
     }
     for k in idx {
-        if let Some(h) = ahead.next().and_then(|k| hot.get(at(k))) {
-            prefetch(h);
+        if let Some(next) = ahead.next() {
+            fetch(hot, data, next);
         }
-        let (id, aabb) = moves[k as usize];
-        let Some(h) = hot.get_mut(at(k)) else {
-            out.first_err
-                .get_or_insert((k as usize, Error::StaleHandle));
+        let id = (batch.id)(k as usize);
+        let s = at(k);
+        let Some(h) = hot.get_mut(s) else {
+            out.fail(k as usize, Error::StaleHandle.into());
             continue;
         };
         if h.generation != id.generation || !h.live {
-            out.first_err
-                .get_or_insert((k as usize, Error::StaleHandle));
+            out.fail(k as usize, Error::StaleHandle.into());
             continue;
         }
+        let aabb = match (batch.new_box)(k as usize, &mut data[s]) {
+            Ok(aabb) => aabb,
+            Err(e) => {
+                out.fail(k as usize, e);
+                continue;
+            }
+        };
         match renewed_fat(config, &h.fat, &aabb) {
             Ok(None) => h.tight = aabb,
             Ok(Some(fat)) => {
                 out.escapes.push(Escape {
                     k,
                     slot: id.index,
+                    leaf: h.leaf,
+                    joins_buffer: !h.moved,
                     old_fat: h.fat,
                     fat,
                 });
                 h.tight = aabb;
                 h.fat = fat;
+                h.moved = true;
             }
-            Err(e) => {
-                out.first_err.get_or_insert((k as usize, e));
-            }
+            Err(e) => out.fail(k as usize, e.into()),
         }
     }
+    out
+}
+
+/// The record pass of a batch of moves: every move's containment test and record
+/// update, in batch order per proxy. With `parallel`, the moves are grouped by slot
+/// range (a stable counting sort of batch indices) so that each task owns its ranges
+/// of `hot` and `data` exclusively; the range count is fixed by the slot count alone,
+/// so the grouping never depends on the threads. The escapes come back in batch order.
+fn record_pass<D, E, I, F>(
+    config: &BroadphaseConfig,
+    hot: &mut [Hot],
+    data: &mut [D],
+    batch: &MoveBatch<I, F>,
+    parallel: bool,
+) -> RangeResult<E>
+where
+    D: Send,
+    E: From<Error> + Send,
+    I: Fn(usize) -> ProxyId + Sync,
+    F: Fn(usize, &mut D) -> Result<Aabb, E> + Sync,
+{
+    let Ok(count) = u32::try_from(batch.len) else {
+        return RangeResult {
+            escapes: Vec::new(),
+            first_err: Some((0, Error::CapacityExceeded.into())),
+        };
+    };
+    if !parallel {
+        // One range holding every slot, in batch order: the same tests, records and
+        // escapes as the parallel path.
+        return move_range(config, hot, data, 0, batch, 0..count);
+    }
+    // Ranges of a power-of-two size, so that a slot's range is a shift away.
+    let slots = hot.len();
+    let range = slots
+        .div_ceil(MOVE_RANGES)
+        .max(MOVE_RANGE_MIN)
+        .next_power_of_two();
+    let shift = range.trailing_zeros();
+    let ranges = slots.div_ceil(range);
+    let mut out = RangeResult {
+        escapes: Vec::new(),
+        first_err: None,
+    };
+    // Each move's range (or `ranges`, for a slot out of bounds: a stale handle).
+    let keys: Vec<u32> = (0..batch.len)
+        .map(|k| (((batch.id)(k).index as usize) >> shift).min(ranges) as u32)
+        .collect();
+    let mut starts = vec![0u32; ranges + 2];
+    for &r in &keys {
+        starts[r as usize + 1] += 1;
+    }
+    for r in 0..=ranges {
+        starts[r + 1] += starts[r];
+    }
+    let mut fill = starts.clone();
+    let mut order = vec![0u32; batch.len];
+    for (k, &r) in keys.iter().enumerate() {
+        let f = &mut fill[r as usize];
+        order[*f as usize] = k as u32;
+        *f += 1;
+    }
+    if let Some(&k) = order.get(starts[ranges] as usize) {
+        out.fail(k as usize, Error::StaleHandle.into());
+    }
+    let results: Vec<RangeResult<E>> = hot
+        .par_chunks_mut(range)
+        .zip(data.par_chunks_mut(range))
+        .enumerate()
+        .with_max_len(1)
+        .map(|(r, (hot, data))| {
+            let idx = &order[starts[r] as usize..starts[r + 1] as usize];
+            move_range(config, hot, data, r * range, batch, idx.iter().copied())
+        })
+        .collect();
+    for res in results {
+        if let Some((k, e)) = res.first_err {
+            out.fail(k, e);
+        }
+        out.escapes.extend(res.escapes);
+    }
+    out.escapes.sort_unstable_by_key(|e| e.k);
     out
 }
 
@@ -554,6 +690,7 @@ impl<T> Broadphase<T> {
             pair_count: 0,
             len: 0,
             move_parallel_min: MOVE_PARALLEL_MIN,
+            move_with_parallel_min: MOVE_WITH_PARALLEL_MIN,
         })
     }
 
@@ -806,74 +943,97 @@ impl<T> Broadphase<T> {
     /// count); likewise a move whose fat box would not be finite is skipped and reported
     /// as [`Error::InfiniteCoordinate`] (the first error in batch order wins).
     pub fn move_proxies(&mut self, moves: &[(ProxyId, Aabb)]) -> Result<usize, Error> {
-        let threads = rayon::current_num_threads();
-        if threads == 1
-            || moves.len() < self.config.parallel_min_moved
-            || moves.len() < self.move_parallel_min
-        {
-            // One range holding every slot, in batch order: the same tests, records and
-            // escapes as the parallel path.
-            let count = u32::try_from(moves.len()).map_err(|_| Error::CapacityExceeded)?;
-            let res = move_range(&self.config, &mut self.hot, 0, moves, 0..count);
-            let applied = self.apply_escapes(&res.escapes);
-            return match (res.first_err, applied) {
-                (Some((_, e)), _) | (None, Err(e)) => Err(e),
-                (None, Ok(())) => Ok(res.escapes.len()),
-            };
+        let parallel = rayon::current_num_threads() > 1
+            && moves.len() >= self.config.parallel_min_moved
+            && moves.len() >= self.move_parallel_min;
+        let batch = MoveBatch {
+            len: moves.len(),
+            id: |k: usize| moves[k].0,
+            new_box: |k: usize, _: &mut ()| Ok(moves[k].1),
+        };
+        // The pass hands every move an entry of a per-slot array; these moves need
+        // none, and a vector of `()` allocates nothing.
+        let mut nothing = vec![(); self.hot.len()];
+        let res = record_pass(&self.config, &mut self.hot, &mut nothing, &batch, parallel);
+        self.finish_moves(res)
+    }
+
+    /// Moves many proxies whose new boxes the caller's function `new_box` computes:
+    /// the same as calling [`move_proxy`](Self::move_proxy) for each `ids[k]` in order
+    /// with the box `new_box(k, data)`, where `data` is that proxy's user data, which
+    /// the function may also update (for example to store the pose the box came from).
+    /// Returns how many moves left their fat boxes.
+    ///
+    /// Unlike [`move_proxies`](Self::move_proxies), the boxes are made inside the
+    /// broadphase's pass over the records, on the current rayon pool for batches of
+    /// 4096 moves or more: each proxy's test and the caller's work for it run on the
+    /// same thread while its record is in cache, and neither waits for a serial loop
+    /// that builds a vector of boxes first. `new_box` runs exactly once for each move
+    /// whose handle is live, in batch order for a repeated proxy; moves of distinct
+    /// proxies may run in any order and on any thread, so it should not depend on
+    /// that order. The tree and the pairs do not depend on the thread count.
+    ///
+    /// A move naming a stale handle is skipped (`new_box` does not run); a move whose
+    /// `new_box` fails, or whose fat box would not be finite, changes neither the box
+    /// nor the record (but keeps whatever `new_box` wrote to the data). The other moves
+    /// are applied, then the first error in batch order is returned.
+    ///
+    /// ```
+    /// use broadphase::{Aabb, Broadphase, Error};
+    /// use glam::Vec3;
+    /// let unit = |c: Vec3| Aabb::from_center_half_extents(c, Vec3::splat(0.5));
+    /// let mut bp: Broadphase<Vec3> = Broadphase::new();
+    /// let centres = [Vec3::ZERO, Vec3::new(3.0, 0.0, 0.0)];
+    /// let ids: Vec<_> = centres.iter().map(|&c| bp.insert(unit(c)?, c)).collect::<Result<_, _>>()?;
+    /// bp.update();
+    /// // Each body steps towards the other; its centre lives in the user data.
+    /// let steps = [Vec3::new(0.8, 0.0, 0.0), Vec3::new(-0.8, 0.0, 0.0)];
+    /// let escaped = bp.move_proxies_with(&ids, |k, centre: &mut Vec3| {
+    ///     *centre += steps[k];
+    ///     unit(*centre)
+    /// })?;
+    /// assert_eq!(escaped, 2);
+    /// assert_eq!(bp.update().began.len(), 1);
+    /// assert_eq!(*bp.data(ids[1])?, Vec3::new(2.2, 0.0, 0.0));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn move_proxies_with<E, F>(&mut self, ids: &[ProxyId], new_box: F) -> Result<usize, E>
+    where
+        T: Send,
+        E: From<Error> + Send,
+        F: Fn(usize, &mut T) -> Result<Aabb, E> + Sync,
+    {
+        let parallel = rayon::current_num_threads() > 1
+            && ids.len() >= self.config.parallel_min_moved
+            && ids.len() >= self.move_with_parallel_min;
+        let batch = MoveBatch {
+            len: ids.len(),
+            id: |k: usize| ids[k],
+            // The pass only calls this for a live slot, whose data is always there.
+            new_box: |k: usize, data: &mut Option<T>| match data {
+                Some(data) => new_box(k, data),
+                None => Err(Error::StaleHandle.into()),
+            },
+        };
+        let res = record_pass(
+            &self.config,
+            &mut self.hot,
+            &mut self.data,
+            &batch,
+            parallel,
+        );
+        self.finish_moves(res)
+    }
+
+    /// Applies the escapes of a record pass to the tree, then reports the pass's first
+    /// error, or else the escape count.
+    fn finish_moves<E: From<Error>>(&mut self, res: RangeResult<E>) -> Result<usize, E> {
+        let applied = self.apply_escapes(&res.escapes);
+        match (res.first_err, applied) {
+            (Some((_, e)), _) => Err(e),
+            (None, Err(e)) => Err(e.into()),
+            (None, Ok(())) => Ok(res.escapes.len()),
         }
-        // Group the moves by slot range (stable counting sort of batch indices), so
-        // that each parallel task owns `hot[range]` exclusively. The range count is
-        // fixed by the slot count alone: the grouping never depends on the threads.
-        let slots = self.hot.len();
-        let range = slots.div_ceil(MOVE_RANGES).max(MOVE_RANGE_MIN);
-        let ranges = slots.div_ceil(range);
-        let mut starts = vec![0u32; ranges + 1];
-        let mut first_err: Option<(usize, Error)> = None;
-        for (k, (id, _)) in moves.iter().enumerate() {
-            let s = id.index as usize;
-            if s < slots {
-                starts[s / range + 1] += 1;
-            } else if first_err.is_none() {
-                first_err = Some((k, Error::StaleHandle));
-            }
-        }
-        for r in 0..ranges {
-            starts[r + 1] += starts[r];
-        }
-        let mut fill = starts.clone();
-        let mut order = vec![0u32; starts[ranges] as usize];
-        for (k, (id, _)) in moves.iter().enumerate() {
-            let s = id.index as usize;
-            if s < slots {
-                let f = &mut fill[s / range];
-                order[*f as usize] = k as u32;
-                *f += 1;
-            }
-        }
-        let config = self.config;
-        let results: Vec<RangeResult> = self
-            .hot
-            .par_chunks_mut(range)
-            .enumerate()
-            .with_max_len(1)
-            .map(|(r, hot)| {
-                let idx = &order[starts[r] as usize..starts[r + 1] as usize];
-                move_range(&config, hot, r * range, moves, idx.iter().copied())
-            })
-            .collect();
-        // Escapes in batch order, as the serial calls would have applied them.
-        let mut escapes: Vec<Escape> = Vec::new();
-        for res in results {
-            if let Some(e) = res.first_err
-                && first_err.is_none_or(|f| e.0 < f.0)
-            {
-                first_err = Some(e);
-            }
-            escapes.extend(res.escapes);
-        }
-        escapes.sort_unstable_by_key(|e| e.k);
-        self.apply_escapes(&escapes)?;
-        first_err.map_or(Ok(escapes.len()), |(_, e)| Err(e))
     }
 
     /// The tree side of escaped moves, in batch order: a body that escaped by a small
@@ -884,15 +1044,16 @@ impl<T> Broadphase<T> {
     fn apply_escapes(&mut self, escapes: &[Escape]) -> Result<(), Error> {
         let mut grow: Vec<(LeafId, Aabb)> = Vec::with_capacity(escapes.len());
         for e in escapes {
-            let leaf = self.hot[e.slot as usize].leaf;
             if e.fat.overlaps(&e.old_fat) {
-                grow.push((leaf, e.fat));
+                grow.push((e.leaf, e.fat));
             } else {
                 self.tree.enlarge_many(&grow)?;
                 grow.clear();
-                self.tree.reinsert(leaf, e.fat)?;
+                self.tree.reinsert(e.leaf, e.fat)?;
             }
-            self.mark_moved(e.slot);
+            if e.joins_buffer {
+                self.move_buffer.push(e.slot);
+            }
         }
         self.tree.enlarge_many(&grow)
     }
@@ -1196,6 +1357,122 @@ mod tests {
                     }
                     bp.validate()
                         .unwrap_or_else(|e| panic!("seed {seed} frame {frame} threads {t}: {e}"));
+                }
+            }
+        }
+    }
+
+    /// What `move_proxies_with` must do, one `move_proxy` at a time: the function runs
+    /// for live handles only, and a move whose function fails is skipped.
+    fn moves_one_by_one(
+        bp: &mut Broadphase<u32>,
+        ids: &[ProxyId],
+        new_box: impl Fn(usize, &mut u32) -> Result<Aabb, Error>,
+    ) -> Result<usize, Error> {
+        let mut escapes = 0;
+        let mut first = None;
+        for (k, &id) in ids.iter().enumerate() {
+            let moved = bp
+                .data_mut(id)
+                .and_then(|data| new_box(k, data))
+                .and_then(|b| bp.move_proxy(id, b));
+            match moved {
+                Ok(e) => escapes += usize::from(e),
+                Err(e) => {
+                    first.get_or_insert(e);
+                }
+            }
+        }
+        first.map_or(Ok(escapes), Err)
+    }
+
+    /// `move_proxies_with`, serially and through its parallel pass (forced on small
+    /// batches, 2 and 3 threads), equals `move_proxy` called move by move: return
+    /// values (first error in batch order), the data the function updates, fat and
+    /// tight boxes, pair changes and pair sets; batches include repeated proxies,
+    /// stale handles, failing functions, jumps and small steps.
+    #[test]
+    fn move_proxies_with_equals_moves_one_by_one() {
+        for seed in [41u64, 42] {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let n = 3000;
+            let side = (4.0 * n as f32).cbrt();
+            let boxes: Vec<Aabb> = (0..n).map(|_| random_box(&mut rng, side)).collect();
+            let mut single: Broadphase<u32> = Broadphase::new();
+            let ids = single.insert_many(boxes.iter().map(|b| (*b, 0))).unwrap();
+            single.update();
+            let stale = ids[7];
+            single.remove(stale).unwrap();
+            single.update();
+            let mut forced = single.clone();
+            forced.move_with_parallel_min = 0;
+            forced.config.parallel_min_moved = 1;
+            // On the calling thread (the serial pass), then on pools of 2 and 3 threads.
+            let mut batched = [single.clone(), forced.clone(), forced];
+            let pools: Vec<rayon::ThreadPool> = [1, 2, 3]
+                .iter()
+                .map(|&t| {
+                    rayon::ThreadPoolBuilder::new()
+                        .num_threads(t)
+                        .build()
+                        .unwrap()
+                })
+                .collect();
+            let mut current = boxes.clone();
+            for frame in 0..8 {
+                let mut batch: Vec<(ProxyId, Aabb)> = Vec::new();
+                for _ in 0..rng.random_range(50..1200) {
+                    let k = rng.random_range(0..n);
+                    let b = if rng.random_range(0..15) == 0 {
+                        random_box(&mut rng, side)
+                    } else {
+                        let d = Vec3::new(
+                            rng.random_range(-0.1..0.1),
+                            rng.random_range(-0.1..0.1),
+                            rng.random_range(-0.1..0.1),
+                        );
+                        Aabb::new(current[k].min() + d, current[k].max() + d).unwrap()
+                    };
+                    current[k] = b;
+                    batch.push((ids[k], b));
+                }
+                if frame % 2 == 1 {
+                    batch.push(batch[0]);
+                    batch.insert(batch.len() / 2, (stale, boxes[0]));
+                }
+                let handles: Vec<ProxyId> = batch.iter().map(|m| m.0).collect();
+                // Counts the calls per proxy; every 97th move fails.
+                let new_box = |k: usize, calls: &mut u32| {
+                    *calls += 1;
+                    if k % 97 == 13 {
+                        Err(Error::NegativeValue)
+                    } else {
+                        Ok(batch[k].1)
+                    }
+                };
+                let want = moves_one_by_one(&mut single, &handles, new_box);
+                let want_changes = {
+                    let c = single.update();
+                    (c.began.to_vec(), c.ended.to_vec())
+                };
+                let want_pairs: Vec<Pair> = single.pairs().collect();
+                for (bp, pool) in batched.iter_mut().zip(&pools) {
+                    let t = pool.current_num_threads();
+                    let at = format!("seed {seed} frame {frame} threads {t}");
+                    let got = pool.install(|| bp.move_proxies_with(&handles, new_box));
+                    assert_eq!(got, want, "{at}");
+                    let changes = pool.install(|| {
+                        let c = bp.update();
+                        (c.began.to_vec(), c.ended.to_vec())
+                    });
+                    assert_eq!(changes, want_changes, "{at}");
+                    assert_eq!(bp.pairs().collect::<Vec<_>>(), want_pairs, "{at}");
+                    for &id in &ids {
+                        assert_eq!(bp.data(id), single.data(id), "{at}: calls");
+                        assert_eq!(bp.fat_aabb(id), single.fat_aabb(id), "{at}: fat");
+                        assert_eq!(bp.aabb(id), single.aabb(id), "{at}: tight");
+                    }
+                    bp.validate().unwrap_or_else(|e| panic!("{at}: {e}"));
                 }
             }
         }
