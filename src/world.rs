@@ -4,7 +4,7 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use broadphase::{Aabb, Broadphase, ProxyId};
+use broadphase::{Aabb, Broadphase, BroadphaseConfig, ProxyId};
 use gjk_core::{Distance, Pose, Shape, SupportMap};
 use gjk_simd::{BatchError, Parallelism, distance_batch};
 
@@ -105,6 +105,20 @@ fn bounds(shape: &Shape, pose: &Pose) -> Result<Aabb, broadphase::Error> {
     Aabb::new(b.min, b.max)
 }
 
+/// The bounds of `shape` at `pose` for a move, refused unless they stay finite when
+/// grown by the broadphase's fat margin: the broadphase would refuse such a box when it
+/// leaves its fat box, after the pose had been written, so the check comes first and
+/// a body's pose always matches its box.
+fn move_bounds(
+    config: &BroadphaseConfig,
+    shape: &Shape,
+    pose: &Pose,
+) -> Result<Aabb, broadphase::Error> {
+    let aabb = bounds(shape, pose)?;
+    aabb.fattened(config.margin(&aabb))?;
+    Ok(aabb)
+}
+
 impl World {
     /// An empty world whose narrowphase runs with `parallelism`.
     pub fn new(parallelism: Parallelism) -> Self {
@@ -147,41 +161,36 @@ impl World {
 
     /// Moves a body. The broadphase tree is only touched when the body leaves its
     /// fat box.
+    ///
+    /// A pose whose bounds are not finite, or would not be once grown by the
+    /// broadphase's fat margin, is refused and the body stays where it was.
     pub fn set_pose(&mut self, id: BodyId, pose: Pose) -> Result<(), WorldError> {
-        let aabb = bounds(&self.broadphase.data(id.0)?.shape, &pose)?;
+        let config = *self.broadphase.config();
+        let aabb = move_bounds(&config, &self.broadphase.data(id.0)?.shape, &pose)?;
         self.broadphase.move_proxy(id.0, aabb)?;
         self.broadphase.data_mut(id.0)?.pose = pose;
         Ok(())
     }
 
-    /// Moves many bodies at once: the broadphase checks them against their fat
-    /// boxes in parallel and touches the tree only for the ones that escaped.
+    /// Moves many bodies at once: the same as [`set_pose`](Self::set_pose) for each
+    /// move in order, but the bodies' bounds are computed, and checked against their
+    /// fat boxes, inside the broadphase's pass over its records
+    /// ([`Broadphase::move_proxies_with`]), in parallel for large batches; only the
+    /// bodies that escaped touch the tree.
     ///
-    /// Handles and bounds are checked first: a stale handle, or a pose whose
-    /// bounds are not finite, changes nothing. A pose whose *fat* box overflows
-    /// f32 (bounds within a margin of `f32::MAX`) is found only while moving: that
-    /// body stays where it was, every other body moves, and the first such error
-    /// is returned. Each body's pose always matches its box in the broadphase.
+    /// A move naming a stale handle, or whose pose `set_pose` would refuse, leaves that
+    /// body alone; every other body moves, and the first error in batch order is
+    /// returned. Each body's pose always matches its box in the broadphase.
     pub fn set_poses(&mut self, moves: &[(BodyId, Pose)]) -> Result<(), WorldError> {
-        let mut boxes = Vec::with_capacity(moves.len());
-        for (id, pose) in moves {
-            boxes.push((id.0, bounds(&self.broadphase.data(id.0)?.shape, pose)?));
-        }
-        if let Err(batch_error) = self.broadphase.move_proxies(&boxes) {
-            // The broadphase applied the other moves; redo them one by one (a no-op
-            // for the applied ones) so that exactly the failing bodies keep their
-            // old poses.
-            let mut first = None;
-            for (id, pose) in moves {
-                if let Err(e) = self.set_pose(*id, *pose) {
-                    first.get_or_insert(e);
-                }
-            }
-            return Err(first.unwrap_or(WorldError::Broadphase(batch_error)));
-        }
-        for (id, pose) in moves {
-            self.broadphase.data_mut(id.0)?.pose = *pose;
-        }
+        let ids: Vec<ProxyId> = moves.iter().map(|(id, _)| id.0).collect();
+        let config = *self.broadphase.config();
+        self.broadphase
+            .move_proxies_with(&ids, |k, body: &mut Body| {
+                let pose = moves[k].1;
+                let aabb = move_bounds(&config, &body.shape, &pose)?;
+                body.pose = pose;
+                Ok::<_, WorldError>(aabb)
+            })?;
         Ok(())
     }
 
