@@ -19,7 +19,9 @@
 //!   moved handles, one `move_proxies_with` batch steps the boxes and makes their new
 //!   boxes inside the broadphase's pass over its records, then `Broadphase::update`
 //!   (fat margin 0.2 x longest side, began/ended lists and the full pair set
-//!   maintained). The baselines step the boxes in the caller's loop. parry
+//!   maintained). The baselines step the boxes in the caller's loop, and so does
+//!   `widephase_boxes`: the same frame through `move_proxies` with a vector of new
+//!   boxes made by the caller first. parry
 //!   (as rapier does it):
 //!   `insert_or_update_partially` with the same per-box margin, `refit`,
 //!   `optimize_incremental`, `traverse_bvtt_single_tree::<true>` collecting the pairs of
@@ -365,6 +367,19 @@ fn bench_size(c: &mut Criterion, n: usize, with_arena: bool, with_parry: bool) {
         b.iter_batched(
             || frame_moves(&mut rng, n),
             |m| ours.frame(&m),
+            BatchSize::LargeInput,
+        )
+    });
+    // The same frame with the caller's loop making a vector of new boxes first and
+    // `move_proxies` taking it, as the baselines' callers do.
+    let mut ours = Ours::new(n);
+    g.bench_function("widephase_boxes", |b| {
+        b.iter_batched(
+            || frame_moves(&mut rng, n),
+            |m| {
+                let batch = ours.batch(&m);
+                ours.apply(&batch)
+            },
             BatchSize::LargeInput,
         )
     });
