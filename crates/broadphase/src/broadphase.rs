@@ -28,7 +28,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use rayon::prelude::*;
 
-use crate::tree::prefetch;
+use crate::tree::{prefetch, prefetch_all};
 use crate::{Aabb, DynamicTree, Error, LeafId, Ray};
 
 /// [`Broadphase::update`] cuts the moved proxies into this many parallel work items
@@ -535,7 +535,7 @@ where
         if let (Some(h), Some(d)) = (hot.get(s), data.get(s)) {
             prefetch(h);
             if std::mem::size_of::<D>() > 0 {
-                prefetch(d);
+                prefetch_all(d);
             }
         }
     };

@@ -11,7 +11,9 @@
 //!   recursion anywhere: every traversal uses an explicit heap stack.
 //! - [`Broadphase`]: proxies with user data and fat boxes; moves that stay within the
 //!   fat box cost a containment test ([`Broadphase::move_proxies`] runs those tests in
-//!   parallel for a whole frame's moves); [`Broadphase::update`] queries the tree only for
+//!   parallel for a whole frame's moves, and [`Broadphase::move_proxies_with`] also
+//!   makes each new box there, with the caller's function, from the proxy's user
+//!   data); [`Broadphase::update`] queries the tree only for
 //!   proxies that left their fat boxes (in parallel with rayon) and reports the pairs
 //!   that began and ended, in a deterministic order.
 //!

@@ -60,17 +60,40 @@ impl Node {
 /// proceed while the loop keeps working.
 #[inline(always)]
 pub(crate) fn prefetch<T>(value: &T) {
+    prefetch_address((value as *const T).cast());
+}
+
+/// [`prefetch`] of the cache line holding any address (it need not be valid).
+#[inline(always)]
+fn prefetch_address(address: *const u8) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 CPU has; a prefetch is a
-    // hint with no architectural effect (it cannot fault, even on a bad address), and
-    // the pointer comes from a reference anyway.
+    // hint with no architectural effect: it cannot fault, even on a bad address.
     #[allow(unsafe_code)]
     unsafe {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>((value as *const T).cast());
+        _mm_prefetch::<_MM_HINT_T0>(address.cast());
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
+    let _ = address;
+}
+
+/// [`prefetch`] for every cache line `value` covers: a value whose size does not
+/// divide 64 bytes (say 28) straddles two lines at some indices of an array, and
+/// prefetching its first line alone leaves a miss on the second.
+#[inline(always)]
+pub(crate) fn prefetch_all<T>(value: &T) {
+    let start = (value as *const T).cast::<u8>();
+    let size = std::mem::size_of::<T>();
+    // One address in each line from the first byte's to the last byte's.
+    let mut offset = 0;
+    while offset < size {
+        prefetch_address(start.wrapping_add(offset));
+        offset += 64;
+    }
+    if size > 0 {
+        prefetch_address(start.wrapping_add(size - 1));
+    }
 }
 
 /// A generational handle to a leaf of a [`DynamicTree`].
