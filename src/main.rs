@@ -21,11 +21,11 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use gjk_core::glam::{Quat, Vec3};
-use gjk_core::{Pose, Shape, ShapeKind};
+use gjk_core::{Pose, Shape};
 use gjk_simd::Parallelism;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use testkit::workload::{random_rotation, random_shape, random_unit, standard_hulls};
+use testkit::workload::{SHAPE_KINDS, random_rotation, random_shape, random_unit, standard_hulls};
 use widephase::{BodyId, StepReport, World};
 
 /// Moving convex bodies through the broadphase and the wide GJK narrowphase.
@@ -62,16 +62,6 @@ struct Mover {
     spin: Vec3,
 }
 
-const KINDS: [ShapeKind; 7] = [
-    ShapeKind::Sphere,
-    ShapeKind::Cuboid,
-    ShapeKind::Capsule,
-    ShapeKind::Cylinder,
-    ShapeKind::Cone,
-    ShapeKind::ConvexHull,
-    ShapeKind::Rounded,
-];
-
 fn build_scene(
     args: &Args,
     side: f32,
@@ -81,7 +71,7 @@ fn build_scene(
     let mut world = World::new(Parallelism::default());
     let mut movers = Vec::with_capacity(args.bodies);
     for _ in 0..args.bodies {
-        let kind = KINDS[rng.random_range(0..KINDS.len())];
+        let kind = SHAPE_KINDS[rng.random_range(0..SHAPE_KINDS.len())];
         let shape: Shape = random_shape(rng, kind, &hulls);
         let centre = (Vec3::new(rng.random(), rng.random(), rng.random()) - 0.5) * side;
         let id = world.add(shape, Pose::new(random_rotation(rng), centre)?)?;

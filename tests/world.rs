@@ -2,21 +2,11 @@
 //! when one move fails, and equals `set_pose` called move by move.
 
 use gjk_core::glam::{Quat, Vec3};
-use gjk_core::{Pose, Shape, ShapeKind, Sphere};
+use gjk_core::{Pose, Shape, Sphere};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use testkit::workload::{random_rotation, random_shape, random_unit, standard_hulls};
+use testkit::workload::{SHAPE_KINDS, random_rotation, random_shape, random_unit, standard_hulls};
 use widephase::{BodyId, World};
-
-const KINDS: [ShapeKind; 7] = [
-    ShapeKind::Sphere,
-    ShapeKind::Cuboid,
-    ShapeKind::Capsule,
-    ShapeKind::Cylinder,
-    ShapeKind::Cone,
-    ShapeKind::ConvexHull,
-    ShapeKind::Rounded,
-];
 
 fn at(x: f32) -> Pose {
     Pose::new(Quat::IDENTITY, Vec3::new(x, 0.0, 0.0)).unwrap()
@@ -93,7 +83,7 @@ fn set_poses_equals_set_pose_move_by_move() {
         let mut world = World::default();
         let ids: Vec<BodyId> = (0..n)
             .map(|_| {
-                let kind = KINDS[rng.random_range(0..KINDS.len())];
+                let kind = SHAPE_KINDS[rng.random_range(0..SHAPE_KINDS.len())];
                 let shape = random_shape(&mut rng, kind, &hulls);
                 let centre = (Vec3::new(rng.random(), rng.random(), rng.random()) - 0.5) * side;
                 let pose = Pose::new(random_rotation(&mut rng), centre).unwrap();

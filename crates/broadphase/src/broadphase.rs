@@ -1266,12 +1266,16 @@ impl<T> Broadphase<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use glam::Vec3;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
+    use crate::test_support::{pool, random_move};
+
+    /// The half extents of the tests' boxes.
+    const HALF: std::ops::Range<f32> = 0.25..0.75;
+
     fn random_box(rng: &mut ChaCha8Rng, side: f32) -> Aabb {
-        crate::test_support::random_box(rng, side, 0.25..0.75)
+        crate::test_support::random_box(rng, side, HALF)
     }
 
     /// The parallel record pass of `move_proxies` and the parallel list edits of
@@ -1297,31 +1301,13 @@ mod tests {
             forced.move_parallel_min = 0;
             forced.config.parallel_min_moved = 1;
             let mut parallel = [forced.clone(), forced];
-            let pools: Vec<rayon::ThreadPool> = [2, 3]
-                .iter()
-                .map(|&t| {
-                    rayon::ThreadPoolBuilder::new()
-                        .num_threads(t)
-                        .build()
-                        .unwrap()
-                })
-                .collect();
+            let pools = [pool(2), pool(3)];
             let mut current = boxes.clone();
             for frame in 0..10 {
                 let mut batch: Vec<(ProxyId, Aabb)> = Vec::new();
                 for _ in 0..rng.random_range(50..1200) {
                     let k = rng.random_range(0..n);
-                    let b = match rng.random_range(0..15) {
-                        0 => random_box(&mut rng, side),
-                        _ => {
-                            let d = Vec3::new(
-                                rng.random_range(-0.1..0.1),
-                                rng.random_range(-0.1..0.1),
-                                rng.random_range(-0.1..0.1),
-                            );
-                            Aabb::new(current[k].min() + d, current[k].max() + d).unwrap()
-                        }
-                    };
+                    let b = random_move(&mut rng, &current[k], side, HALF);
                     if k != 5 {
                         current[k] = b;
                     }
@@ -1409,30 +1395,13 @@ mod tests {
             forced.config.parallel_min_moved = 1;
             // On the calling thread (the serial pass), then on pools of 2 and 3 threads.
             let mut batched = [single.clone(), forced.clone(), forced];
-            let pools: Vec<rayon::ThreadPool> = [1, 2, 3]
-                .iter()
-                .map(|&t| {
-                    rayon::ThreadPoolBuilder::new()
-                        .num_threads(t)
-                        .build()
-                        .unwrap()
-                })
-                .collect();
+            let pools = [pool(1), pool(2), pool(3)];
             let mut current = boxes.clone();
             for frame in 0..8 {
                 let mut batch: Vec<(ProxyId, Aabb)> = Vec::new();
                 for _ in 0..rng.random_range(50..1200) {
                     let k = rng.random_range(0..n);
-                    let b = if rng.random_range(0..15) == 0 {
-                        random_box(&mut rng, side)
-                    } else {
-                        let d = Vec3::new(
-                            rng.random_range(-0.1..0.1),
-                            rng.random_range(-0.1..0.1),
-                            rng.random_range(-0.1..0.1),
-                        );
-                        Aabb::new(current[k].min() + d, current[k].max() + d).unwrap()
-                    };
+                    let b = random_move(&mut rng, &current[k], side, HALF);
                     current[k] = b;
                     batch.push((ids[k], b));
                 }

@@ -21,3 +21,30 @@ pub(crate) fn random_box(rng: &mut ChaCha8Rng, side: f32, half: std::ops::Range<
     );
     Aabb::from_center_half_extents(c, h).unwrap()
 }
+
+/// `b` after a random move: one in 15 a jump to a random box anywhere in the cube of
+/// side `side` (half extents `half`), otherwise a step of up to 0.1 on each axis.
+pub(crate) fn random_move(
+    rng: &mut ChaCha8Rng,
+    b: &Aabb,
+    side: f32,
+    half: std::ops::Range<f32>,
+) -> Aabb {
+    if rng.random_range(0..15) == 0 {
+        return random_box(rng, side, half);
+    }
+    let d = Vec3::new(
+        rng.random_range(-0.1..0.1),
+        rng.random_range(-0.1..0.1),
+        rng.random_range(-0.1..0.1),
+    );
+    Aabb::new(b.min() + d, b.max() + d).unwrap()
+}
+
+/// A rayon pool of `threads` threads.
+pub(crate) fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+}

@@ -1011,16 +1011,9 @@ fn walk_buckets(tree: &DynamicTree, buckets: &mut Vec<WideNode>, payload: &mut V
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::random_box;
+    use crate::test_support::{pool, random_box};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
-
-    fn pool(threads: usize) -> rayon::ThreadPool {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-    }
 
     /// `culled_pair_mask` equals the full 8x8 test on random node pairs: 0 to 8 children
     /// each (the rest padding), bounds the union of the children or larger, dense

@@ -135,6 +135,18 @@ pub fn random_hull(rng: &mut impl Rng, count: usize) -> ConvexHull {
     ConvexHull::from_points(&points).expect("random sphere points span a volume")
 }
 
+/// Every shape kind, in the order `ShapeKind` declares them: the kinds a mixed scene
+/// draws from.
+pub const SHAPE_KINDS: [ShapeKind; 7] = [
+    ShapeKind::Sphere,
+    ShapeKind::Cuboid,
+    ShapeKind::Capsule,
+    ShapeKind::Cylinder,
+    ShapeKind::Cone,
+    ShapeKind::ConvexHull,
+    ShapeKind::Rounded,
+];
+
 /// A random shape of `kind` with the standard size ranges; `hulls` supplies the
 /// (reused) hulls.
 pub fn random_shape(rng: &mut impl Rng, kind: ShapeKind, hulls: &[Arc<ConvexHull>]) -> Shape {
