@@ -976,7 +976,9 @@ impl<T> Broadphase<T> {
     /// A move naming a stale handle is skipped (`new_box` does not run); a move whose
     /// `new_box` fails, or whose fat box would not be finite, changes neither the box
     /// nor the record (but keeps whatever `new_box` wrote to the data). The other moves
-    /// are applied, then the first error in batch order is returned.
+    /// are applied, then the first error in batch order is returned. A panic in
+    /// `new_box` reaches the caller with the moves before it recorded but not yet in
+    /// the tree: the broadphase should then be dropped, not used.
     ///
     /// ```
     /// use broadphase::{Aabb, Broadphase, Error};
@@ -1346,6 +1348,36 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// An empty batch moves nothing, on the serial and the parallel paths alike.
+    #[test]
+    fn empty_batches_move_nothing() {
+        let mut bp: Broadphase<u32> = Broadphase::new();
+        bp.insert(random_box(&mut ChaCha8Rng::seed_from_u64(1), 4.0), 0)
+            .unwrap();
+        bp.update();
+        bp.move_parallel_min = 0;
+        bp.move_with_parallel_min = 0;
+        bp.config.parallel_min_moved = 0;
+        for threads in [1, 2] {
+            pool(threads).install(|| {
+                assert_eq!(bp.move_proxies(&[]), Ok(0), "threads {threads}");
+                let called =
+                    |_: usize, _: &mut u32| -> Result<Aabb, Error> { panic!("no move, no call") };
+                assert_eq!(
+                    bp.move_proxies_with(&[], called),
+                    Ok(0),
+                    "threads {threads}"
+                );
+                let c = bp.update();
+                assert!(
+                    c.began.is_empty() && c.ended.is_empty(),
+                    "threads {threads}"
+                );
+            });
+        }
+        bp.validate().unwrap();
     }
 
     /// What `move_proxies_with` must do, one `move_proxy` at a time: the function runs
