@@ -457,7 +457,9 @@ const MOVE_PARALLEL_MIN: usize = 32 * 1024;
 /// [`Broadphase::move_proxies_with`] splits batches of at least this many moves over
 /// the pool: there each move also runs the caller's function (its reads of the
 /// caller's data miss the cache as the record does), so the split pays sooner than for
-/// ready boxes.
+/// ready boxes. Two threads against one (`profile_ops frame`, `BP_MOVE=with`, bench
+/// scene, 10% of N moving, two runs each): 2k moves 0.08 against 0.05 ms, 4k moves
+/// 0.094 against 0.100-0.103 ms, 8k moves 0.17 against 0.21 ms.
 const MOVE_WITH_PARALLEL_MIN: usize = 4 * 1024;
 
 /// [`Broadphase::move_proxies`] aims for this many slot ranges (parallel tasks).
