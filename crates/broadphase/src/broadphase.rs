@@ -967,8 +967,9 @@ impl<T> Broadphase<T> {
     /// Returns how many moves left their fat boxes.
     ///
     /// Unlike [`move_proxies`](Self::move_proxies), the boxes are made inside the
-    /// broadphase's pass over the records, on the current rayon pool for batches of
-    /// 4096 moves or more: each proxy's test and the caller's work for it run on the
+    /// broadphase's pass over the records, in parallel on the current rayon pool when
+    /// it has several threads and the batch has 4096 moves or more (and at least
+    /// [`BroadphaseConfig::parallel_min_moved`]): each proxy's test and the caller's work for it run on the
     /// same thread while its record is in cache, and neither waits for a serial loop
     /// that builds a vector of boxes first. `new_box` runs exactly once for each move
     /// whose handle is live, in batch order for a repeated proxy; moves of distinct
@@ -979,8 +980,8 @@ impl<T> Broadphase<T> {
     /// `new_box` fails, or whose fat box would not be finite, changes neither the box
     /// nor the record (but keeps whatever `new_box` wrote to the data). The other moves
     /// are applied, then the first error in batch order is returned. A panic in
-    /// `new_box` reaches the caller with the moves before it recorded but not yet in
-    /// the tree: the broadphase should then be dropped, not used.
+    /// `new_box` reaches the caller with some of the batch's moves recorded but not
+    /// yet in the tree: the broadphase should then be dropped, not used.
     ///
     /// ```
     /// use broadphase::{Aabb, Broadphase, Error};
@@ -1046,6 +1047,10 @@ impl<T> Broadphase<T> {
     /// reinserted where it now belongs. The degradation check in `update` rebuilds when
     /// the growth adds up.
     fn apply_escapes(&mut self, escapes: &[Escape]) -> Result<(), Error> {
+        // The pass has set these proxies' `moved` flags: they join the buffer before
+        // any tree step can fail, or a flag would stay set with no entry to clear it.
+        let joining = escapes.iter().filter(|e| e.joins_buffer).map(|e| e.slot);
+        self.move_buffer.extend(joining);
         let mut grow: Vec<(LeafId, Aabb)> = Vec::with_capacity(escapes.len());
         for e in escapes {
             if e.fat.overlaps(&e.old_fat) {
@@ -1054,9 +1059,6 @@ impl<T> Broadphase<T> {
                 self.tree.enlarge_many(&grow)?;
                 grow.clear();
                 self.tree.reinsert(e.leaf, e.fat)?;
-            }
-            if e.joins_buffer {
-                self.move_buffer.push(e.slot);
             }
         }
         self.tree.enlarge_many(&grow)
@@ -1410,7 +1412,8 @@ mod tests {
     /// batches, 2 and 3 threads), equals `move_proxy` called move by move: return
     /// values (first error in batch order), the data the function updates, fat and
     /// tight boxes, pair changes and pair sets; batches include repeated proxies,
-    /// stale handles, failing functions, jumps and small steps.
+    /// stale handles, a handle beyond every slot, failing functions, boxes whose fat
+    /// boxes overflow, proxies inserted since the last update, jumps and small steps.
     #[test]
     fn move_proxies_with_equals_moves_one_by_one() {
         for seed in [41u64, 42] {
@@ -1430,6 +1433,16 @@ mod tests {
             // On the calling thread (the serial pass), then on pools of 2 and 3 threads.
             let mut batched = [single.clone(), forced.clone(), forced];
             let pools = [pool(1), pool(2), pool(3)];
+            // A handle whose slot lies beyond every slot these broadphases will have
+            // (they grow by 5 slots every third frame).
+            let foreign = {
+                let mut big: Broadphase<u32> = Broadphase::new();
+                let far = boxes.iter().chain(&boxes[..100]).map(|b| (*b, 0));
+                *big.insert_many(far).unwrap().last().unwrap()
+            };
+            // A box whose fat box overflows f32: 3.3e38 plus a margin of 2.6e37.
+            let overflow = Aabb::new(glam::Vec3::splat(2.0e38), glam::Vec3::splat(3.3e38)).unwrap();
+            let mut live = ids.clone();
             let mut current = boxes.clone();
             for frame in 0..8 {
                 let mut batch: Vec<(ProxyId, Aabb)> = Vec::new();
@@ -1442,18 +1455,47 @@ mod tests {
                 if frame % 2 == 1 {
                     batch.push(batch[0]);
                     batch.insert(batch.len() / 2, (stale, boxes[0]));
+                    // First in half the frames, so that its error is the one returned.
+                    let at = if frame % 4 == 1 { 0 } else { batch.len() / 3 };
+                    batch.insert(at, (foreign, boxes[0]));
+                }
+                if frame % 3 == 2 {
+                    // Proxies inserted since the last update (already in the move
+                    // buffer) move in the batch too, one of them twice.
+                    for i in 0..5 {
+                        let b = random_box(&mut rng, side);
+                        let id = single.insert(b, 0).unwrap();
+                        for bp in &mut batched {
+                            assert_eq!(bp.insert(b, 0), Ok(id), "seed {seed} frame {frame}");
+                        }
+                        let moved = random_move(&mut rng, &b, side, HALF);
+                        batch.insert(batch.len() * i / 5, (id, moved));
+                        live.push(id);
+                    }
+                    batch.push(batch[batch.len() / 5]);
                 }
                 let handles: Vec<ProxyId> = batch.iter().map(|m| m.0).collect();
-                // Counts the calls per proxy; every 97th move fails.
+                // Counts the calls per proxy; every 97th move fails, every 89th asks
+                // for a box whose fat box overflows.
                 let new_box = |k: usize, calls: &mut u32| {
                     *calls += 1;
                     if k % 97 == 13 {
                         Err(Error::NegativeValue)
+                    } else if k % 89 == 7 {
+                        Ok(overflow)
                     } else {
                         Ok(batch[k].1)
                     }
                 };
                 let want = moves_one_by_one(&mut single, &handles, new_box);
+                // Move 7 asks for the overflowing box (so the error paths run every
+                // frame), unless the foreign handle comes first.
+                let first = if frame % 4 == 1 {
+                    Error::StaleHandle
+                } else {
+                    Error::InfiniteCoordinate
+                };
+                assert_eq!(want, Err(first), "seed {seed} frame {frame}");
                 let want_changes = {
                     let c = single.update();
                     (c.began.to_vec(), c.ended.to_vec())
@@ -1470,7 +1512,7 @@ mod tests {
                     });
                     assert_eq!(changes, want_changes, "{at}");
                     assert_eq!(bp.pairs().collect::<Vec<_>>(), want_pairs, "{at}");
-                    for &id in &ids {
+                    for &id in &live {
                         assert_eq!(bp.data(id), single.data(id), "{at}: calls");
                         assert_eq!(bp.fat_aabb(id), single.fat_aabb(id), "{at}: fat");
                         assert_eq!(bp.aabb(id), single.aabb(id), "{at}: tight");
