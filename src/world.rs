@@ -105,17 +105,17 @@ fn bounds(shape: &Shape, pose: &Pose) -> Result<Aabb, broadphase::Error> {
     Aabb::new(b.min, b.max)
 }
 
-/// The bounds of `shape` at `pose` for a move, refused unless they stay finite when
-/// grown by the broadphase's fat margin: the broadphase would refuse such a box when it
-/// leaves its fat box, after the pose had been written, so the check comes first and
-/// a body's pose always matches its box.
+/// The bounds of `shape` at `pose` for a move, refused unless they have a finite fat
+/// box: the broadphase would refuse such a box when it leaves its fat box, after the
+/// pose had been written, so the check comes first and a body's pose always matches
+/// its box.
 fn move_bounds(
     config: &BroadphaseConfig,
     shape: &Shape,
     pose: &Pose,
 ) -> Result<Aabb, broadphase::Error> {
     let aabb = bounds(shape, pose)?;
-    aabb.fattened(config.margin(&aabb))?;
+    config.fat_box(&aabb)?;
     Ok(aabb)
 }
 
@@ -165,8 +165,11 @@ impl World {
     /// A pose whose bounds are not finite, or would not be once grown by the
     /// broadphase's fat margin, is refused and the body stays where it was.
     pub fn set_pose(&mut self, id: BodyId, pose: Pose) -> Result<(), WorldError> {
-        let config = *self.broadphase.config();
-        let aabb = move_bounds(&config, &self.broadphase.data(id.0)?.shape, &pose)?;
+        let aabb = move_bounds(
+            self.broadphase.config(),
+            &self.broadphase.data(id.0)?.shape,
+            &pose,
+        )?;
         self.broadphase.move_proxy(id.0, aabb)?;
         self.broadphase.data_mut(id.0)?.pose = pose;
         Ok(())

@@ -12,6 +12,16 @@ fn at(x: f32) -> Pose {
     Pose::new(Quat::IDENTITY, Vec3::new(x, 0.0, 0.0)).unwrap()
 }
 
+/// Body `id` has the pose `at(x)`, and its broadphase box is there too.
+fn assert_moved_to(world: &World, id: BodyId, x: f32) {
+    assert_eq!(world.body(id).unwrap().pose, at(x), "{id:?}");
+    let fat = world.fat_bounds(id).unwrap();
+    assert!(
+        fat.contains_point(Vec3::new(x, 0.0, 0.0)),
+        "{id:?}: {fat:?}"
+    );
+}
+
 #[test]
 fn a_move_whose_fat_box_overflows_leaves_that_body_alone_and_moves_the_others() {
     let mut world = World::default();
@@ -36,15 +46,8 @@ fn a_move_whose_fat_box_overflows_leaves_that_body_alone_and_moves_the_others() 
     let err = world.set_poses(&[(a, at(5.0)), (b, overflow)]);
     assert!(err.is_err(), "{err:?}");
     // The other body moved, box and pose together; the failing one did not.
-    assert_eq!(world.body(a).unwrap().pose, at(5.0));
-    assert!(
-        world
-            .fat_bounds(a)
-            .unwrap()
-            .contains_point(Vec3::new(5.0, 0.0, 0.0))
-    );
-    assert_eq!(world.body(b).unwrap().pose, at(0.0));
-    assert!(world.fat_bounds(b).unwrap().contains_point(Vec3::ZERO));
+    assert_moved_to(&world, a, 5.0);
+    assert_moved_to(&world, b, 0.0);
     // And the world still steps.
     world.step().unwrap();
 }
@@ -57,13 +60,7 @@ fn a_stale_handle_leaves_that_move_out_and_moves_the_others() {
     let gone = world.add(ball, at(10.0)).unwrap();
     world.remove(gone).unwrap();
     assert!(world.set_poses(&[(a, at(3.0)), (gone, at(4.0))]).is_err());
-    assert_eq!(world.body(a).unwrap().pose, at(3.0));
-    assert!(
-        world
-            .fat_bounds(a)
-            .unwrap()
-            .contains_point(Vec3::new(3.0, 0.0, 0.0))
-    );
+    assert_moved_to(&world, a, 3.0);
 }
 
 /// `set_poses` on pools of 1 and 2 threads equals `set_pose` called move by move:

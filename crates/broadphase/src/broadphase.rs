@@ -121,6 +121,14 @@ impl BroadphaseConfig {
             .min(self.max_margin)
     }
 
+    /// The fat box of a tight box: grown by [`margin`](Self::margin) on every side.
+    /// An error if it is not finite (a box within a margin of `f32::MAX`): such a box
+    /// is refused by every move that would give it a fat box.
+    #[inline]
+    pub fn fat_box(&self, tight: &Aabb) -> Result<Aabb, Error> {
+        tight.fattened(self.margin(tight))
+    }
+
     fn check(&self) -> Result<(), Error> {
         for v in [self.margin_fraction, self.min_margin] {
             if v.is_nan() {
@@ -629,13 +637,14 @@ where
         first_err: None,
     };
     // Each move's range (or `ranges`, for a slot out of bounds: a stale handle).
-    let keys: Vec<u32> = (0..batch.len)
-        .map(|k| (((batch.id)(k).index as usize) >> shift).min(ranges) as u32)
-        .collect();
     let mut starts = vec![0u32; ranges + 2];
-    for &r in &keys {
-        starts[r as usize + 1] += 1;
-    }
+    let keys: Vec<u32> = (0..batch.len)
+        .map(|k| {
+            let r = (((batch.id)(k).index as usize) >> shift).min(ranges);
+            starts[r + 1] += 1;
+            r as u32
+        })
+        .collect();
     for r in 0..=ranges {
         starts[r + 1] += starts[r];
     }
@@ -772,10 +781,6 @@ impl<T> Broadphase<T> {
         Ok(self.hot[self.slot(id)?].fat)
     }
 
-    fn fatten(&self, tight: &Aabb) -> Result<Aabb, Error> {
-        tight.fattened(self.config.margin(tight))
-    }
-
     fn alloc_slot(&mut self, tight: Aabb, fat: Aabb, data: T) -> Result<u32, Error> {
         let s = match self.free.pop() {
             Some(s) => s,
@@ -816,7 +821,7 @@ impl<T> Broadphase<T> {
 
     /// Adds a proxy. Its pairs appear at the next [`update`](Self::update).
     pub fn insert(&mut self, aabb: Aabb, data: T) -> Result<ProxyId, Error> {
-        let fat = self.fatten(&aabb)?;
+        let fat = self.config.fat_box(&aabb)?;
         let s = self.alloc_slot(aabb, fat, data)?;
         self.hot[s as usize].leaf = self.tree.insert(fat, s);
         Ok(self.id(s))
@@ -832,7 +837,7 @@ impl<T> Broadphase<T> {
         let items: Vec<(Aabb, T)> = items.into_iter().collect();
         let mut fats = Vec::with_capacity(items.len());
         for (aabb, _) in &items {
-            fats.push(self.fatten(aabb)?);
+            fats.push(self.config.fat_box(aabb)?);
         }
         if self.hot.len() - self.free.len() + items.len() >= (u32::MAX - 1) as usize {
             return Err(Error::CapacityExceeded);
@@ -1284,6 +1289,36 @@ mod tests {
         crate::test_support::random_box(rng, side, HALF)
     }
 
+    /// A seeded scene of the batch-move tests.
+    struct Scene {
+        bp: Broadphase<u32>,
+        boxes: Vec<Aabb>,
+        ids: Vec<ProxyId>,
+        /// The side of the boxes' cube (about two overlaps a box).
+        side: f32,
+    }
+
+    /// 3000 random boxes in a broadphase (each proxy's data is its index), updated,
+    /// with proxy `stale` then removed and updated again.
+    fn scene(rng: &mut ChaCha8Rng, stale: usize) -> Scene {
+        let n = 3000;
+        let side = (4.0 * n as f32).cbrt();
+        let boxes: Vec<Aabb> = (0..n).map(|_| random_box(rng, side)).collect();
+        let mut bp = Broadphase::new();
+        let ids = bp
+            .insert_many(boxes.iter().enumerate().map(|(i, b)| (*b, i as u32)))
+            .unwrap();
+        bp.update();
+        bp.remove(ids[stale]).unwrap();
+        bp.update();
+        Scene {
+            bp,
+            boxes,
+            ids,
+            side,
+        }
+    }
+
     /// The parallel record pass of `move_proxies` and the parallel list edits of
     /// `update` (forced on small batches) give the same results as the serial paths:
     /// return values, began and ended pairs, pair sets and fat boxes, on 2 and 3
@@ -1292,17 +1327,14 @@ mod tests {
     fn parallel_paths_equal_serial_paths() {
         for seed in [31u64, 32, 33] {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let n = 3000;
-            let side = (4.0 * n as f32).cbrt();
-            let boxes: Vec<Aabb> = (0..n).map(|_| random_box(&mut rng, side)).collect();
-            let mut serial: Broadphase<u32> = Broadphase::new();
-            let ids = serial
-                .insert_many(boxes.iter().enumerate().map(|(i, b)| (*b, i as u32)))
-                .unwrap();
-            serial.update();
+            let Scene {
+                bp: mut serial,
+                boxes,
+                ids,
+                side,
+            } = scene(&mut rng, 5);
+            let n = boxes.len();
             let stale = ids[5];
-            serial.remove(stale).unwrap();
-            serial.update();
             let mut forced = serial.clone();
             forced.move_parallel_min = 0;
             forced.config.parallel_min_moved = 1;
@@ -1418,15 +1450,14 @@ mod tests {
     fn move_proxies_with_equals_moves_one_by_one() {
         for seed in [41u64, 42] {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let n = 3000;
-            let side = (4.0 * n as f32).cbrt();
-            let boxes: Vec<Aabb> = (0..n).map(|_| random_box(&mut rng, side)).collect();
-            let mut single: Broadphase<u32> = Broadphase::new();
-            let ids = single.insert_many(boxes.iter().map(|b| (*b, 0))).unwrap();
-            single.update();
+            let Scene {
+                bp: mut single,
+                boxes,
+                ids,
+                side,
+            } = scene(&mut rng, 7);
+            let n = boxes.len();
             let stale = ids[7];
-            single.remove(stale).unwrap();
-            single.update();
             let mut forced = single.clone();
             forced.move_with_parallel_min = 0;
             forced.config.parallel_min_moved = 1;
