@@ -1416,6 +1416,30 @@ mod tests {
         bp.validate().unwrap();
     }
 
+    /// Every pair of the live proxies among `ids` whose fat boxes overlap, tested pair
+    /// by pair, in the broadphase's order.
+    fn brute_force_pairs(bp: &Broadphase<u32>, ids: &[ProxyId]) -> Vec<Pair> {
+        let live: Vec<(ProxyId, Aabb)> = ids
+            .iter()
+            .filter_map(|&id| Some((id, bp.fat_aabb(id).ok()?)))
+            .collect();
+        let mut pairs = Vec::new();
+        for (i, &(p, a)) in live.iter().enumerate() {
+            for &(q, b) in &live[i + 1..] {
+                if a.overlaps(&b) {
+                    let (a, b) = if p.index() < q.index() {
+                        (p, q)
+                    } else {
+                        (q, p)
+                    };
+                    pairs.push(Pair { a, b });
+                }
+            }
+        }
+        pairs.sort_unstable_by_key(|p| (p.a.index(), p.b.index()));
+        pairs
+    }
+
     /// What `move_proxies_with` must do, one `move_proxy` at a time: the function runs
     /// for live handles only, and a move whose function fails is skipped.
     fn moves_one_by_one(
@@ -1443,9 +1467,10 @@ mod tests {
     /// `move_proxies_with`, serially and through its parallel pass (forced on small
     /// batches, 2 and 3 threads), equals `move_proxy` called move by move: return
     /// values (first error in batch order), the data the function updates, fat and
-    /// tight boxes, pair changes and pair sets; batches include repeated proxies,
-    /// stale handles, a handle beyond every slot, failing functions, boxes whose fat
-    /// boxes overflow, proxies inserted since the last update, jumps and small steps.
+    /// tight boxes, pair changes and pair sets (the reference's checked against every
+    /// pair of fat boxes); batches include repeated proxies, stale handles, a handle
+    /// beyond every slot, failing functions, boxes whose fat boxes overflow, proxies
+    /// inserted since the last update, jumps and small steps.
     #[test]
     fn move_proxies_with_equals_moves_one_by_one() {
         for seed in [41u64, 42] {
@@ -1532,6 +1557,11 @@ mod tests {
                     (c.began.to_vec(), c.ended.to_vec())
                 };
                 let want_pairs: Vec<Pair> = single.pairs().collect();
+                assert_eq!(
+                    want_pairs,
+                    brute_force_pairs(&single, &live),
+                    "seed {seed} frame {frame}: the reference against every pair of fat boxes"
+                );
                 for (bp, pool) in batched.iter_mut().zip(&pools) {
                     let t = pool.current_num_threads();
                     let at = format!("seed {seed} frame {frame} threads {t}");
