@@ -28,7 +28,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use rayon::prelude::*;
 
-use crate::tree::{prefetch, prefetch_all};
+use crate::prefetch::{prefetch, prefetch_all};
 use crate::{Aabb, DynamicTree, Error, LeafId, Ray};
 
 /// [`Broadphase::update`] cuts the moved proxies into this many parallel work items

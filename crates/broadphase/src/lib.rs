@@ -53,7 +53,7 @@
 //! assert!(bp.remove(a).is_err());
 //! ```
 
-// `deny`, not `forbid`: the one `unsafe` block, a prefetch hint (`tree::prefetch`),
+// `deny`, not `forbid`: the one `unsafe` block, a prefetch hint (`prefetch.rs`),
 // opts out locally with its SAFETY note.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
@@ -62,6 +62,7 @@ mod aabb;
 mod broadphase;
 mod build;
 mod error;
+mod prefetch;
 mod ray;
 mod self_pairs;
 #[cfg(test)]
