@@ -60,15 +60,12 @@
 
 mod aabb;
 mod broadphase;
-mod build;
 mod error;
 mod prefetch;
 mod ray;
-mod self_pairs;
 #[cfg(test)]
 mod test_support;
 mod tree;
-mod wide_pairs;
 
 pub use aabb::Aabb;
 pub use broadphase::{Broadphase, BroadphaseConfig, Pair, PairChanges, ProxyId};

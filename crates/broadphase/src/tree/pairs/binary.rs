@@ -9,8 +9,8 @@
 //! lowest common ancestor.
 //!
 //! This binary traversal backs the allocation-free serial callback API; the `Vec`
-//! returning [`DynamicTree::overlapping_pairs`] uses the faster implicit 8-ary tree of
-//! `wide_pairs.rs`.
+//! returning [`DynamicTree::overlapping_pairs`] uses the faster wide snapshot (see the
+//! `snapshot` module).
 
 use crate::tree::{DynamicTree, NULL};
 
@@ -23,20 +23,6 @@ impl DynamicTree {
         }
         let mut stack = vec![(self.root, self.root)];
         self.drain(&mut stack, &mut f);
-    }
-
-    /// All pairs `(p, q)`, `p < q`, of payloads whose leaf boxes overlap, computed from
-    /// scratch on the current rayon thread pool through an implicit 8-ary `f32x8` tree
-    /// over the leaves in tree order (see `wide_pairs.rs`). The result, order included,
-    /// is the same for any number of threads. The tree keeps the snapshot's buffers for
-    /// the next call (about 80 bytes per leaf in large trees, whose bucket array has
-    /// room to spare so that its parts fill in parallel), so repeated calls allocate
-    /// little.
-    pub fn overlapping_pairs(&self) -> Vec<(u32, u32)> {
-        let mut snapshot = crate::wide_pairs::WideSnapshot::new(self, self.pair_buffers.take());
-        let pairs = snapshot.pairs();
-        self.pair_buffers.put(snapshot.into_buffers());
-        pairs
     }
 
     /// Processes work items until the stack is empty.
