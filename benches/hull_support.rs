@@ -13,7 +13,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use gjk_core::glam::Vec3;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use testkit::workload::{random_hull, random_unit};
+use workloads::workload::{random_hull, random_unit};
 
 fn hull_support(c: &mut Criterion) {
     let mut group = c.benchmark_group("hull_support");

@@ -1,5 +1,5 @@
 //! gjk-core (the scalar reference) against parry3d's pure GJK path on the standard
-//! pairs of `shared/ANCHORS.md`: same seeds, same shapes, same poses, one thread.
+//! pairs (`BENCHMARKS.md`, section 1): same seeds, same shapes, same poses, one thread.
 //!
 //! "Pure GJK" is `parry3d::query::details::*_support_map_support_map` called with
 //! concrete shape types on `pos1.inv_mul(pos2)`, as in the anchors; gjk-core is
@@ -16,7 +16,7 @@ use criterion::{
 use gjk_core::{Pose, Shape, SupportMap};
 use parry3d::query::details as pq;
 use parry3d::shape as ps;
-use testkit::{PairKind, standard_pairs};
+use workloads::{PairKind, standard_pairs};
 
 const PAIRS: usize = 16_384;
 
@@ -43,7 +43,7 @@ fn split<A, B, PA, PB>(
             .iter()
             .map(|p| {
                 let pos12 =
-                    testkit::parry::pose(&p.pose_a).inv_mul(&testkit::parry::pose(&p.pose_b));
+                    workloads::parry::pose(&p.pose_a).inv_mul(&workloads::parry::pose(&p.pose_b));
                 (theirs_a(&p.a), theirs_b(&p.b), pos12)
             })
             .collect(),

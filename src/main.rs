@@ -25,7 +25,7 @@ use gjk_core::{Pose, Shape};
 use gjk_simd::Parallelism;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use testkit::workload::{SHAPE_KINDS, random_rotation, random_shape, random_unit, standard_hulls};
+use workloads::workload::{SHAPE_KINDS, random_rotation, random_shape, random_unit, standard_hulls};
 use widephase::{BodyId, StepReport, World};
 
 /// Moving convex bodies through the broadphase and the wide GJK narrowphase.
@@ -178,7 +178,7 @@ fn start_pool(threads: usize, pin: bool) -> Result<bool, rayon::ThreadPoolBuildE
 fn run(args: &Args, pinned: bool) -> Result<bool, Box<dyn Error>> {
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     // About two candidate pairs per body (the density of the standard boxes of
-    // `shared/ANCHORS.md`, scaled for these larger shapes and their fat margins).
+    // `BENCHMARKS.md`, section 1, scaled for these larger shapes and their fat margins).
     let side = (4.0 * args.bodies.max(1) as f32).cbrt() * 3.0;
     let (mut world, mut movers) = build_scene(args, side, &mut rng)?;
     let count = |n: usize, what: &str| match n {

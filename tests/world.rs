@@ -5,7 +5,7 @@ use gjk_core::glam::{Quat, Vec3};
 use gjk_core::{Pose, Shape, Sphere};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use testkit::workload::{SHAPE_KINDS, random_rotation, random_shape, random_unit, standard_hulls};
+use workloads::workload::{SHAPE_KINDS, random_rotation, random_shape, random_unit, standard_hulls};
 use widephase::{BodyId, World};
 
 fn at(x: f32) -> Pose {

@@ -1,5 +1,5 @@
 //! widephase's broadphase against bvh-arena 1.4 and parry3d 0.31's `partitioning::Bvh`
-//! on the "standard boxes" of `shared/ANCHORS.md`, in the same run.
+//! on the "standard boxes" (`BENCHMARKS.md`, section 1), in the same run.
 //!
 //! Workload: N boxes, side lengths uniform in 0.5..1.5 per axis, centres uniform in a
 //! cube of side (4N)^(1/3) (about 1.95 overlaps per box). A frame moves a random 10% of

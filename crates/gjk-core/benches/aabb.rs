@@ -14,7 +14,7 @@ use gjk_core::support::aabb_from_supports;
 use gjk_core::{Capsule, Cone, Cuboid, Cylinder, Pose, Rounded, Shape, Sphere, SupportMap};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use testkit::workload::{random_hull, random_rotation};
+use workloads::workload::{random_hull, random_rotation};
 
 const POSES: usize = 4096;
 
@@ -65,8 +65,8 @@ fn benches(c: &mut Criterion) {
                 }
             })
         });
-        let parry_shape = testkit::parry::shape(shape);
-        let parry_poses: Vec<_> = poses.iter().map(testkit::parry::pose).collect();
+        let parry_shape = workloads::parry::shape(shape);
+        let parry_poses: Vec<_> = poses.iter().map(workloads::parry::pose).collect();
         g.bench_function("parry", |b| {
             b.iter(|| {
                 for p in &parry_poses {

@@ -1,7 +1,7 @@
 //! Profiling driver: `cargo run --release -p gjk-core --example profile -- <kind> <query>`
 //! runs one query over the standard pairs of one kind (for callgrind / perf).
 
-use testkit::{PairKind, standard_pairs};
+use workloads::{PairKind, standard_pairs};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

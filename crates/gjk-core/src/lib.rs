@@ -40,19 +40,17 @@
 
 #![warn(missing_docs)]
 
-pub mod aabb;
 pub mod error;
-pub mod pose;
+pub mod math;
 pub mod query;
 pub mod shapes;
 pub mod support;
 pub mod tolerance;
 
-pub use aabb::Aabb;
 pub use error::{PoseError, ShapeError};
 /// Re-export of the math library the API is written in.
 pub use glam;
-pub use pose::Pose;
+pub use math::{Aabb, Pose};
 pub use query::contact::{Contact, contact};
 pub use query::gjk::{Distance, Intersection, distance, intersection, intersects};
 pub use query::minkowski::SupportPoint;

@@ -2,8 +2,8 @@
 
 use glam::{Mat3, Vec3};
 
-use crate::aabb::Aabb;
-use crate::pose::Pose;
+use crate::math::Aabb;
+use crate::math::Pose;
 
 /// A convex shape described by its support mapping, split into a *core* and a
 /// *margin*: the shape is the core dilated by a ball of radius `margin()`.

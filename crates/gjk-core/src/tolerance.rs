@@ -1,7 +1,9 @@
-//! Every tolerance and iteration cap of the GJK/EPA queries, in one place.
+//! Every tolerance and iteration cap of the narrowphase, scalar and wide, in one
+//! place.
 //!
 //! `gjk-simd` imports these so that the scalar and wide paths stop on the same
-//! criteria. All tolerances are *relative*: f32 carries about seven significant
+//! criteria; a constant only one path uses says which, and the wide path's own
+//! carry the `_X8` suffix of its types. All tolerances are *relative*: f32 carries about seven significant
 //! digits, so an absolute epsilon that suits unit shapes is noise for shapes of size
 //! 1e3 and a canyon for shapes of size 1e-3 (parry #166, #415).
 
@@ -48,3 +50,61 @@ pub const HULL_RELATIVE_TOLERANCE: f64 = 1e-6;
 /// for their support function; smaller ones scan linearly (see `BENCHMARKS.md`,
 /// "hull support").
 pub const HULL_HILL_CLIMB_MIN_VERTICES: usize = 16;
+
+/// Rounding slack of the bounding-ball tests ([`crate::query::bounds::ball_tests`]
+/// and its wide twin), in units of `f32::EPSILON` times the magnitudes involved:
+/// the subtraction of the centres and the squared length (relative to the
+/// coordinates) and the radii sums (relative to the radii), with a factor 4 to
+/// spare.
+pub const BALL_SLACK_ULPS: f32 = 4.0;
+
+/// Rounding slack of the box-against-balls tests
+/// ([`crate::query::bounds::box_ball_tests`] and its wide twin): the rotation into
+/// the box's frame adds a few ulps of the offset to those of the subtraction, so
+/// twice [`BALL_SLACK_ULPS`].
+pub const BOX_BALL_SLACK_ULPS: f32 = 8.0;
+
+/// Rounding slack of the box-box overlap certificate
+/// ([`crate::query::bounds::box_box_overlap`] and its wide twin): the nearest point
+/// is rotated into one box's frame, out to world space and into the other box's
+/// frame, so twice [`BOX_BALL_SLACK_ULPS`].
+pub const BOX_BOX_SLACK_ULPS: f32 = 16.0;
+
+/// Rounding slack of the wide separating-axis test for box pairs (gjk-simd only),
+/// in units of `f32::EPSILON` times the world coordinates plus the boxes' sizes:
+/// the relative pose carries a few ulps of the coordinates, the projections on
+/// the fifteen axes a few ulps of the offset and the extents; 64 bounds both with
+/// room to spare, and pairs within it go to GJK.
+pub const BOX_AXES_SLACK_ULPS: f32 = 64.0;
+
+/// A tetrahedron of the scalar simplex solve whose volume (times six) is below
+/// this fraction of the product of three edge lengths is flat: its vertices carry
+/// f32 rounding, and a volume that small is within the noise of where they should
+/// be, so only its faces can hold the closest point. The solve runs in f64, which
+/// resolves far flatter tetrahedra than the wide f32 solve
+/// ([`FLAT_TETRAHEDRON_X8`]).
+pub const FLAT_TETRAHEDRON: f64 = 1e-9;
+
+/// The wide (f32) simplex solve's flatness bound, [`FLAT_TETRAHEDRON`]'s twin, on
+/// the squared sine of the angle a new vertex `w` stands off a triangle's plane
+/// (height² over the squared normal times the squared edge from the triangle to
+/// `w`). Below it, about 1e-5 rad, the signs of the tetrahedron's barycentric
+/// weights are rounding noise, and a separated pair could be declared enclosed
+/// with weights in the millions. The same bound on the angle at `w` between two
+/// edges marks a triangle with no reliable face region: its normal's direction
+/// error, about `f32::EPSILON / sin θ`, would exceed the angle itself, and its
+/// edges bound it within `sin θ` of their length instead.
+pub const FLAT_TETRAHEDRON_X8: f32 = 1e-10;
+
+/// Below this squared sine of the angle at the new vertex, the wide solve computes
+/// a triangle's normal at its largest angle instead: above it, the plain cross
+/// product's direction error is under ten ulps, which moves the distance far less
+/// than the queries' tolerances.
+pub const SLIVER_TRIANGLE_X8: f32 = 1e-2;
+
+/// Two segment cores whose directions' squared sine is below this are treated as
+/// parallel by the closed-form segment distance (gjk-simd only): its free
+/// solution divides by that squared sine, which at an angle of 1e-6 rad (a few
+/// ulps of a unit vector's components) would amplify its numerator's rounding
+/// past any use, while for parallel segments the clamped centre is a closest pair.
+pub const PARALLEL_SEGMENTS_SIN_SQ: f32 = 1e-12;

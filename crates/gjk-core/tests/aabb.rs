@@ -9,7 +9,7 @@ use gjk_core::support::aabb_from_supports;
 use gjk_core::{Aabb, Capsule, Cone, Cuboid, Cylinder, Pose, Rounded, Shape, Sphere, SupportMap};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use testkit::workload::{random_hull, random_rotation, random_unit};
+use workloads::workload::{random_hull, random_rotation, random_unit};
 
 /// Every kind, plain and rounded, in several proportions (flat, long, hulls small
 /// enough to scan and large enough to climb).
@@ -102,9 +102,9 @@ fn closed_forms_equal_parrys_bounds() {
         {
             continue;
         }
-        let parry_shape = testkit::parry::shape(shape);
+        let parry_shape = workloads::parry::shape(shape);
         for (k, pose) in poses(seed, 200).iter().enumerate() {
-            let b = parry_shape.compute_aabb(&testkit::parry::pose(pose));
+            let b = parry_shape.compute_aabb(&workloads::parry::pose(pose));
             let want = Aabb {
                 min: b.mins,
                 max: b.maxs,

@@ -6,7 +6,7 @@ use gjk_core::{
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use testkit::workload::{random_rotation, random_unit};
+use workloads::workload::{random_rotation, random_unit};
 
 fn at(x: f32, y: f32, z: f32) -> Pose {
     Pose::from_translation(Vec3::new(x, y, z)).unwrap()

@@ -11,8 +11,8 @@ use gjk_core::query::bounds::{ball_overlap_point, ball_verdict};
 use gjk_core::{Capsule, Cone, Cuboid, Cylinder, Rounded, Shape, Sphere, SupportMap, intersects};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use testkit::workload::{random_hull, random_unit};
-use testkit::{PairKind, random_pairs};
+use workloads::workload::{random_hull, random_unit};
+use workloads::{PairKind, random_pairs};
 
 /// The least and greatest support along `n` seeded directions.
 fn support_range(shape: &Shape, seed: u64, n: usize) -> (f32, f32) {
@@ -111,7 +111,7 @@ fn hull_whose_origin_is_outside_has_no_inner_ball() {
 }
 
 /// Asserts that `q` lies inside both shapes, from their definitions
-/// (`testkit::oracle`, f64, no GJK: an answer independent of the code under
+/// (`workloads::oracle`, f64, no GJK: an answer independent of the code under
 /// test), to the rounding of `q`'s own coordinates.
 fn assert_inside_both(
     (a, pose_a): (&Shape, &gjk_core::Pose),
@@ -120,7 +120,7 @@ fn assert_inside_both(
     case: &str,
 ) {
     let outside =
-        |s: &Shape, pose: &gjk_core::Pose| testkit::oracle::distance_to_shape(s, pose, q) as f32;
+        |s: &Shape, pose: &gjk_core::Pose| workloads::oracle::distance_to_shape(s, pose, q) as f32;
     let off = outside(a, pose_a).max(outside(b, pose_b));
     let tolerance = 1e-5 * (1.0 + q.abs().max_element());
     assert!(off <= tolerance, "{case}: point {q} off by {off}");

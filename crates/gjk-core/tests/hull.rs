@@ -6,7 +6,7 @@ use gjk_core::glam::Vec3;
 use gjk_core::{ConvexHull, SupportMap};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use testkit::workload::random_unit;
+use workloads::workload::random_unit;
 
 /// Every input point inside or on the hull, every face facing outward, and the
 /// mesh a closed 2-manifold (each directed edge once, V - E + F = 2).

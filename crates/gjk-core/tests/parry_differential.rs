@@ -10,7 +10,7 @@
 //! - `parry distance not converged`: ours is smaller, and our witness points lie on
 //!   their shapes, so a pair of points that
 //!   close exists and parry's larger distance cannot be the minimum. "On their
-//!   shapes" is judged by `testkit::oracle`, closed-form point-to-shape distances
+//!   shapes" is judged by `workloads::oracle`, closed-form point-to-shape distances
 //!   in f64 written from the shapes' definitions. parry's
 //!   dispatcher runs GJK on the full curved shapes (capsules, cylinders, cones) with
 //!   a loose stop; gjk-core runs on cores with margins added analytically.
@@ -42,7 +42,7 @@
 use gjk_core::glam::Vec3;
 use gjk_core::{Pose, Shape, SupportMap, contact, distance, intersects};
 use parry3d::query;
-use testkit::{PairKind, random_pairs};
+use workloads::{PairKind, random_pairs};
 
 const PAIRS_PER_KIND: usize = 100_000;
 
@@ -94,14 +94,14 @@ impl Stats {
 }
 
 fn run_kind(kind: PairKind, seed: u64, side: f32) -> Stats {
-    use testkit::oracle::distance_to_shape;
+    use workloads::oracle::distance_to_shape;
     let pairs = random_pairs(kind, PAIRS_PER_KIND, seed, side, Vec3::ZERO);
     let mut st = Stats::default();
     for (i, p) in pairs.iter().enumerate() {
-        let (ga, gb) = (testkit::parry::shape(&p.a), testkit::parry::shape(&p.b));
+        let (ga, gb) = (workloads::parry::shape(&p.a), workloads::parry::shape(&p.b));
         let (qa, qb) = (
-            testkit::parry::pose(&p.pose_a),
-            testkit::parry::pose(&p.pose_b),
+            workloads::parry::pose(&p.pose_a),
+            workloads::parry::pose(&p.pose_b),
         );
         let case = || format!("kind {} seed {seed} index {i}: {p}", kind.name());
         let extent = |n: Vec3| extent_along(&p.a, &p.pose_a, &p.b, &p.pose_b, n);

@@ -2,9 +2,9 @@
 
 use gjk_core::glam::{DQuat, Quat, Vec3};
 use gjk_core::{Pose, SupportMap, contact, distance, intersects};
-use testkit::oracle::distance_to_shape;
-use testkit::workload::random_rotation;
-use testkit::{Pair, PairKind, random_pairs};
+use workloads::oracle::distance_to_shape;
+use workloads::workload::random_rotation;
+use workloads::{Pair, PairKind, random_pairs};
 
 const PAIRS: usize = 4000;
 

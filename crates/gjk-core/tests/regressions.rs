@@ -1,5 +1,5 @@
-//! The failures users of other libraries report (`shared/ANCHORS.md`, section 3),
-//! each pinned as a case.
+//! The failures users of other libraries report (issue numbers below, in parry,
+//! Jolt, MuJoCo Warp and FCL), each pinned as a case.
 
 use gjk_core::glam::{Quat, Vec3};
 use gjk_core::{

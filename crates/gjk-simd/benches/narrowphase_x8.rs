@@ -1,4 +1,4 @@
-//! Narrowphase throughput on the standard pairs of `shared/ANCHORS.md`, one thread:
+//! Narrowphase throughput on the standard pairs (`BENCHMARKS.md`, section 1), one thread:
 //! gjk-core scalar, the x8 kernels on pre-packed data, the x8 batch driver end to
 //! end (bucketing, packing and scattering included) as users call it and with its
 //! early outs and closed forms off (`x8-batch-gjk-only`), parry3d's pure GJK path
@@ -18,9 +18,9 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use gjk_core::glam::Vec3;
 use gjk_core::{Capsule, ConvexHull, Cuboid, Pose, Shape, Sphere};
 use gjk_simd::{
-    BatchOptions, CapsuleX8, CuboidX8, HullX8, Mask8, Parallelism, PoseX8, SphereX8, SupportMapX8,
-    distance_batch, distance_batch_with, distance_x8, intersects_batch, intersects_batch_with,
-    intersects_x8,
+    BatchOptions, CapsuleX8, ConvexHullX8, CuboidX8, MaskX8, Parallelism, PoseX8, SphereX8,
+    SupportMapX8, distance_batch, distance_batch_with, distance_x8, intersects_batch,
+    intersects_batch_with, intersects_x8,
 };
 use parry3d::math::{Pose3 as PPose, Rot3 as PRot, Vec3 as PVec};
 use parry3d::query::details::{
@@ -32,7 +32,7 @@ use rand_chacha::ChaCha8Rng;
 
 const PAIRS: usize = 16_384;
 
-use testkit::workload::{random_rotation as rotation, random_unit as unit};
+use workloads::workload::{random_rotation as rotation, random_unit as unit};
 
 /// A shape in both libraries' types.
 #[derive(Clone)]
@@ -384,7 +384,7 @@ fn capsules(s: &[&Shape]) -> CapsuleX8 {
         _ => unreachable!(),
     }))
 }
-fn hulls_x8(s: &[&Shape]) -> HullX8 {
+fn hulls_x8(s: &[&Shape]) -> ConvexHullX8 {
     let h: Vec<&ConvexHull> = s
         .iter()
         .map(|x| match x {
@@ -392,7 +392,7 @@ fn hulls_x8(s: &[&Shape]) -> HullX8 {
             _ => unreachable!(),
         })
         .collect();
-    HullX8::from_hulls(&h)
+    ConvexHullX8::from_hulls(&h)
 }
 
 fn bench_packed<A: SupportMapX8, B: SupportMapX8>(
@@ -406,10 +406,10 @@ fn bench_packed<A: SupportMapX8, B: SupportMapX8>(
             let mut acc = 0u32;
             for (a, pa, b, pb) in &p.batches {
                 if distance {
-                    let r = distance_x8(a, pa, b, pb, Mask8::ALL);
+                    let r = distance_x8(a, pa, b, pb, MaskX8::ALL);
                     acc += r.iterations[0];
                 } else {
-                    let r = intersects_x8(a, pa, b, pb, Mask8::ALL);
+                    let r = intersects_x8(a, pa, b, pb, MaskX8::ALL);
                     acc += r.intersecting.bitmask() as u32;
                 }
             }

@@ -13,7 +13,7 @@
 use gjk_core::query::bounds::ball_verdict;
 use gjk_core::{Pose, Shape};
 use gjk_simd::{BatchOptions, Parallelism, distance_batch_with, intersects_batch_with};
-use testkit::workload::{PairKind, standard_pairs};
+use workloads::workload::{PairKind, standard_pairs};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

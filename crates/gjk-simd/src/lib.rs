@@ -6,17 +6,22 @@
 //! `gjk-core`'s tolerances and iteration cap (imported from
 //! [`gjk_core::tolerance`]).
 //!
-//! * [`math`]: [`Vec3x8`], [`QuatX8`], [`Mat3x8`], [`PoseX8`] and the named lane
-//!   mask [`Mask8`].
+//! The layout mirrors `gjk-core`'s: each wide item is its scalar twin's name with
+//! `X8` (types) or `_x8` (files) appended, in the parallel folder.
+//!
+//! * [`math`]: [`Vec3X8`], [`QuatX8`], [`Mat3X8`], [`PoseX8`] and the named lane
+//!   mask [`MaskX8`].
+//! * [`support_x8`]: the [`SupportMapX8`] trait; supports take the active-lane
+//!   mask.
 //! * [`shapes`]: the wide twins of the scalar shapes ([`SphereX8`], [`CuboidX8`],
-//!   [`CapsuleX8`], [`CylinderX8`], [`ConeX8`], [`RoundedX8`], [`HullX8`]) behind
-//!   the [`SupportMapX8`] trait; supports take the active-lane mask.
-//! * Kernels: [`intersects_x8`] and [`distance_x8`], generic over the two wide
-//!   shape types (monomorphized per kind pair, no per-lane branching).
-//! * [`sat_x8`]: the separating-axis test for eight box pairs, an early out of the
-//!   boolean query; [`bounds_x8`]: the bounding-ball verdicts for eight pairs, an
-//!   early out of the distance query (overlapping pairs, with a point inside both).
-//! * Batch driver: [`intersects_batch`] and [`distance_batch`] take any number of
+//!   [`CapsuleX8`], [`CylinderX8`], [`ConeX8`], [`RoundedX8`], [`ConvexHullX8`]).
+//! * [`query`]: [`intersects_x8`] and [`distance_x8`], generic over the two wide
+//!   shape types (monomorphized per kind pair, no per-lane branching); the
+//!   bounding-ball verdicts ([`query::bounds_x8`]); and the wide-only tests that
+//!   decide a pair without GJK: separating axes for box pairs
+//!   ([`query::separating_axes_x8`]) and closed forms for sphere and capsule cores
+//!   ([`query::closed_forms_x8`]).
+//! * [`batch`]: [`intersects_batch`] and [`distance_batch`] take any number of
 //!   `gjk_core::Shape` pairs, answer the pairs that bounding balls (or for box
 //!   pairs separating axes) decide, bucket the rest by kind pair, run the kernels (on
 //!   rayon or sequentially) and return results in input order, each bit-identical
@@ -51,23 +56,19 @@
 #![warn(missing_docs)]
 
 pub mod batch;
-pub mod bounds_x8;
-pub mod gjk_x8;
 pub mod math;
-pub mod sat_x8;
-pub mod segments_x8;
+pub mod query;
 pub mod shapes;
-mod simplex_x8;
+pub mod support_x8;
 
 pub use batch::{
     BatchError, BatchOptions, Parallelism, distance_batch, distance_batch_with, intersects_batch,
     intersects_batch_with,
 };
-pub use bounds_x8::{BoundsVerdictX8, ball_tests_x8, box_ball_tests_x8, box_box_overlap_x8};
-pub use gjk_x8::{DistanceX8, IntersectionX8, LaneStatus, distance_x8, intersects_x8};
-pub use math::{CmpX8, Mask8, Mat3x8, PoseX8, QuatX8, SelectX8, Vec3x8};
-pub use sat_x8::{SatVerdictX8, cuboids_sat_x8};
-pub use segments_x8::{SegmentCoreX8, segments_distance_x8, segments_intersect_x8};
-pub use shapes::{
-    CapsuleX8, ConeX8, CuboidX8, CylinderX8, HullX8, RoundedX8, SphereX8, SupportMapX8,
-};
+pub use math::{CmpX8, MaskX8, Mat3X8, PoseX8, QuatX8, SelectX8, Vec3X8};
+pub use query::bounds_x8::{BoundsVerdictX8, ball_tests_x8, box_ball_tests_x8, box_box_overlap_x8};
+pub use query::closed_forms_x8::{SegmentCoreX8, segments_distance_x8, segments_intersect_x8};
+pub use query::gjk_x8::{DistanceX8, IntersectionX8, distance_x8, intersects_x8};
+pub use query::separating_axes_x8::{SatVerdictX8, cuboids_sat_x8};
+pub use shapes::{CapsuleX8, ConeX8, ConvexHullX8, CuboidX8, CylinderX8, RoundedX8, SphereX8};
+pub use support_x8::SupportMapX8;

@@ -9,7 +9,7 @@
 use gjk_core::glam::{EulerRot, Quat, Vec3};
 use gjk_core::{Cuboid, Pose, Rounded, Shape, Sphere, contact, distance, intersection};
 use gjk_simd::{BatchOptions, Parallelism, distance_batch_with, intersects_batch_with};
-use testkit::oracle::distance_to_shape;
+use workloads::oracle::distance_to_shape;
 
 const BAND: f32 = 1e-4;
 

@@ -4,11 +4,10 @@ mod common;
 
 use common::{hulls, pairs, rounded, shape};
 use gjk_core::glam::{Quat, Vec3};
-use gjk_core::{Capsule, Cuboid, Distance, Intersection, Pose, Shape, Sphere};
+use gjk_core::{Capsule, Cuboid, Distance, Intersection, Pose, Shape, Sphere, Status};
 use gjk_simd::{
-    BatchError, BatchOptions, CuboidX8, HullX8, LaneStatus, Mask8, Parallelism, PoseX8,
-    distance_batch, distance_batch_with, distance_x8, intersects_batch, intersects_batch_with,
-    intersects_x8,
+    BatchError, BatchOptions, ConvexHullX8, CuboidX8, MaskX8, Parallelism, PoseX8, distance_batch,
+    distance_batch_with, distance_x8, intersects_batch, intersects_batch_with, intersects_x8,
 };
 use rand::Rng;
 
@@ -243,19 +242,19 @@ fn nan_lane_is_invalid_and_does_not_disturb_neighbours() {
     let b = CuboidX8::from_array(others);
     let pa = PoseX8::from_slice(&p.poses_a);
     let pb = PoseX8::from_slice(&p.poses_b);
-    let clean_d = distance_x8(&a, &pa, &b, &pb, Mask8::ALL);
-    let clean_i = intersects_x8(&a, &pa, &b, &pb, Mask8::ALL);
+    let clean_d = distance_x8(&a, &pa, &b, &pb, MaskX8::ALL);
+    let clean_i = intersects_x8(&a, &pa, &b, &pb, MaskX8::ALL);
     // Poison lane 3's pose and lane 6's shape.
     let mut bad_pose = pb;
     bad_pose.translation.x.as_mut_array()[3] = f32::NAN;
     let mut bad_shape = a;
     bad_shape.half_extents.y.as_mut_array()[6] = f32::INFINITY;
-    let d = distance_x8(&bad_shape, &pa, &b, &bad_pose, Mask8::ALL);
-    let i = intersects_x8(&bad_shape, &pa, &b, &bad_pose, Mask8::ALL);
+    let d = distance_x8(&bad_shape, &pa, &b, &bad_pose, MaskX8::ALL);
+    let i = intersects_x8(&bad_shape, &pa, &b, &bad_pose, MaskX8::ALL);
     for lane in 0..8 {
         if lane == 3 || lane == 6 {
-            assert_eq!(d.status[lane], LaneStatus::InvalidInput);
-            assert_eq!(i.status[lane], LaneStatus::InvalidInput);
+            assert_eq!(d.status[lane], Status::InvalidInput);
+            assert_eq!(i.status[lane], Status::InvalidInput);
             assert!(d.distance.as_array()[lane].is_nan());
             assert!(!i.intersecting.lane(lane));
             assert_eq!(d.iterations[lane], 0);
@@ -272,21 +271,21 @@ fn nan_lane_is_invalid_and_does_not_disturb_neighbours() {
     let all_nan = PoseX8::from_slice(&[]);
     let mut nan = all_nan;
     nan.translation.x = gjk_simd::math::f32x8::splat(f32::NAN);
-    let r = distance_x8(&a, &nan, &b, &pb, Mask8::ALL);
-    assert!(r.status.iter().all(|s| *s == LaneStatus::InvalidInput));
+    let r = distance_x8(&a, &nan, &b, &pb, MaskX8::ALL);
+    assert!(r.status.iter().all(|s| *s == Status::InvalidInput));
     // Lanes outside the mask are not computed.
-    let r = intersects_x8(&a, &pa, &b, &pb, Mask8::first(3));
-    assert_eq!(r.status[5], LaneStatus::InvalidInput);
+    let r = intersects_x8(&a, &pa, &b, &pb, MaskX8::first(3));
+    assert_eq!(r.status[5], Status::InvalidInput);
     assert_eq!(r.iterations[5], 0);
     // Empty and NaN hull lanes.
     let verts = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z];
     let nan_verts = [Vec3::ZERO, Vec3::X, Vec3::NAN, Vec3::Z];
-    let h = HullX8::from_vertices(&[&verts, &nan_verts, &[]]);
-    let r = intersects_x8(&h, &PoseX8::IDENTITY, &h, &PoseX8::IDENTITY, Mask8::ALL);
-    assert_eq!(r.status[0], LaneStatus::Converged);
+    let h = ConvexHullX8::from_vertices(&[&verts, &nan_verts, &[]]);
+    let r = intersects_x8(&h, &PoseX8::IDENTITY, &h, &PoseX8::IDENTITY, MaskX8::ALL);
+    assert_eq!(r.status[0], Status::Converged);
     assert!(r.intersecting.lane(0));
-    assert_eq!(r.status[1], LaneStatus::InvalidInput);
-    assert_eq!(r.status[2], LaneStatus::InvalidInput);
+    assert_eq!(r.status[1], Status::InvalidInput);
+    assert_eq!(r.status[2], Status::InvalidInput);
 }
 
 fn at(q: Quat, t: Vec3) -> Pose {
@@ -508,8 +507,8 @@ fn driver_writes_the_kernels_answers_field_by_field() {
         PoseX8::from_array(pa.clone().try_into().unwrap()),
         PoseX8::from_array(pb.clone().try_into().unwrap()),
     );
-    let r = distance_x8(&cub, &wa, &cub, &wb, Mask8::ALL);
-    assert_eq!(r.status[6], LaneStatus::InvalidInput);
+    let r = distance_x8(&cub, &wa, &cub, &wb, MaskX8::ALL);
+    assert_eq!(r.status[6], Status::InvalidInput);
     assert!(r.iterations.iter().any(|&it| it > 2));
     for (k, dk) in d.iter().enumerate() {
         assert_eq!(bits_d(dk), bits_d(&r.lane(k)), "seed {seed:#x}, lane {k}");

@@ -5,8 +5,8 @@
 //! ([`SupportMap::bounding_radius`]). When the centres are farther apart than the
 //! outer radii (plus the touch tolerance) the shapes are apart; when they are
 //! closer than the inner radii, they overlap. Between the two, only GJK can tell.
-//! On the standard pairs of `shared/ANCHORS.md` the balls decide every ball-ball
-//! pair and 25% to 60% of the others, at the cost of a subtraction, a squared
+//! The balls decide every ball-ball pair of the benches' standard pairs and a
+//! good share of the others (`BENCHMARKS.md`), at the cost of a subtraction, a squared
 //! length and two comparisons.
 //!
 //! When the inner balls certify an overlap they also give a point inside both
@@ -19,25 +19,9 @@
 
 use glam::Vec3;
 
-use crate::pose::Pose;
+use crate::math::Pose;
 use crate::support::SupportMap;
-use crate::tolerance::TOUCH_TOLERANCE;
-
-/// Rounding slack of [`ball_tests`], in units of `f32::EPSILON` times the
-/// magnitudes involved: the subtraction of the centres and the squared length
-/// (relative to the coordinates) and the radii sums (relative to the radii), with
-/// a factor 4 to spare. Wide twins of these tests use the same figure.
-pub const BALL_SLACK_ULPS: f32 = 4.0;
-
-/// Rounding slack of [`box_ball_tests`]: the rotation into the box's frame adds a
-/// few ulps of the offset to those of the subtraction, so twice
-/// [`BALL_SLACK_ULPS`].
-pub const BOX_BALL_SLACK_ULPS: f32 = 8.0;
-
-/// Rounding slack of [`box_box_overlap`]: the nearest point is rotated into one
-/// box's frame, out to world space and into the other box's frame, so twice
-/// [`BOX_BALL_SLACK_ULPS`].
-pub const BOX_BOX_SLACK_ULPS: f32 = 16.0;
+use crate::tolerance::{BALL_SLACK_ULPS, BOX_BALL_SLACK_ULPS, BOX_BOX_SLACK_ULPS, TOUCH_TOLERANCE};
 
 /// Whether the bounding balls decide the boolean query of `a` at `pose_a` and `b`
 /// at `pose_b`: `Some(true)` if the shapes certainly overlap, `Some(false)` if
@@ -182,9 +166,9 @@ pub fn box_ball_overlap_point(
 ///
 /// Both boxes are convex and hold their centres, so when the boxes overlap
 /// deeply one box's point nearest the other's centre usually lies in the other
-/// (on the standard cuboid pairs of `shared/ANCHORS.md` this certifies 92% of the
-/// overlapping pairs, against 67% for [`box_ball_tests`] both ways round, whose
-/// certificates it includes: a point within the inner ball lies in the box). A
+/// (on the standard cuboid pairs it certifies most of the overlapping pairs,
+/// many more than [`box_ball_tests`] both ways round, whose certificates it
+/// includes: a point within the inner ball lies in the box). A
 /// point must lie inside the other box by more than the rounding slack
 /// ([`BOX_BOX_SLACK_ULPS`]), so pairs near touching are left to GJK. Rounded
 /// boxes pass their cores' half extents: a rounded box holds its core.

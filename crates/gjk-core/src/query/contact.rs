@@ -6,7 +6,7 @@ use super::epa::penetration;
 use super::gjk::{Goal, dilate, run};
 use super::minkowski::Minkowski;
 use super::status::Status;
-use crate::pose::Pose;
+use crate::math::Pose;
 use crate::support::SupportMap;
 use crate::tolerance::TOUCH_TOLERANCE;
 

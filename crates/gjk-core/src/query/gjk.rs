@@ -5,7 +5,7 @@ use glam::{DVec3, Vec3};
 use super::minkowski::{Minkowski, SupportPoint};
 use super::simplex::Simplex;
 use super::status::Status;
-use crate::pose::Pose;
+use crate::math::Pose;
 use crate::support::SupportMap;
 use crate::tolerance::{GJK_GAP_FLOOR, GJK_MAX_ITERATIONS, GJK_RELATIVE_GAP, TOUCH_TOLERANCE};
 

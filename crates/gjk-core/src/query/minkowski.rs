@@ -2,7 +2,7 @@
 
 use glam::{Mat3, Vec3};
 
-use crate::pose::Pose;
+use crate::math::Pose;
 use crate::support::SupportMap;
 
 /// A point of the Minkowski difference of the two *cores*, with the support points

@@ -9,6 +9,7 @@
 use glam::{DVec3, Vec3};
 
 use super::minkowski::SupportPoint;
+use crate::tolerance::FLAT_TETRAHEDRON;
 
 /// Up to four support points, the barycentric weights of the closest point to the
 /// origin on their hull, and nothing else: vertices that do not contribute to that
@@ -240,11 +241,6 @@ fn tetrahedron(a: DVec3, b: DVec3, c: DVec3, d: DVec3) -> Closest {
             .map(|((p, q, r, ids), _)| triangle(p, q, r, ids)),
     )
 }
-
-/// A tetrahedron whose volume (times six) is below this fraction of the product of
-/// three edge lengths is treated as flat: the vertices carry f32 rounding, and a
-/// volume that small is within the noise of where they should be.
-const FLAT_TETRAHEDRON: f64 = 1e-9;
 
 #[cfg(test)]
 mod tests {

@@ -2,9 +2,9 @@
 
 use glam::Vec3;
 
-use crate::aabb::Aabb;
 use crate::error::{ShapeError, non_negative, positive};
-use crate::pose::Pose;
+use crate::math::Aabb;
+use crate::math::Pose;
 use crate::support::SupportMap;
 
 /// The set of points within `radius` of the segment from `(0, -half_height, 0)` to

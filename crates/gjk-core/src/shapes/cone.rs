@@ -3,9 +3,9 @@
 use glam::Vec3;
 
 use super::cylinder::disc_support;
-use crate::aabb::Aabb;
 use crate::error::{ShapeError, positive};
-use crate::pose::Pose;
+use crate::math::Aabb;
+use crate::math::Pose;
 use crate::support::{SupportMap, disc_extents};
 
 /// A solid cone with its apex at `(0, half_height, 0)` and its base, a disc of

@@ -4,9 +4,9 @@
 use glam::{Vec3, Vec3A};
 
 use super::quickhull::quickhull;
-use crate::aabb::Aabb;
 use crate::error::ShapeError;
-use crate::pose::Pose;
+use crate::math::Aabb;
+use crate::math::Pose;
 use crate::support::SupportMap;
 use crate::tolerance::{HULL_HILL_CLIMB_MIN_VERTICES, HULL_RELATIVE_TOLERANCE};
 

@@ -2,9 +2,9 @@
 
 use glam::Vec3;
 
-use crate::aabb::Aabb;
 use crate::error::{ShapeError, positive};
-use crate::pose::Pose;
+use crate::math::Aabb;
+use crate::math::Pose;
 use crate::support::{SupportMap, disc_extents};
 
 /// A solid cylinder of radius `radius` whose axis runs along Y from `-half_height`

@@ -2,9 +2,9 @@
 
 use glam::Vec3;
 
-use crate::aabb::Aabb;
 use crate::error::{ShapeError, positive};
-use crate::pose::Pose;
+use crate::math::Aabb;
+use crate::math::Pose;
 use crate::support::SupportMap;
 
 /// `inner` dilated by a ball of radius `radius`: its Minkowski sum with that ball.

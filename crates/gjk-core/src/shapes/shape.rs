@@ -5,8 +5,8 @@ use std::sync::Arc;
 use glam::Vec3;
 
 use super::{Capsule, Cone, ConvexHull, Cuboid, Cylinder, Rounded, Sphere};
-use crate::aabb::Aabb;
-use crate::pose::Pose;
+use crate::math::Aabb;
+use crate::math::Pose;
 use crate::support::SupportMap;
 
 /// Any shape widephase knows. Hulls and rounded shapes are behind `Arc` so that a

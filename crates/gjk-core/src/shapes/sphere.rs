@@ -2,9 +2,9 @@
 
 use glam::Vec3;
 
-use crate::aabb::Aabb;
 use crate::error::{ShapeError, positive};
-use crate::pose::Pose;
+use crate::math::Aabb;
+use crate::math::Pose;
 use crate::support::SupportMap;
 
 /// A ball of radius `radius` centred at the local origin: a point core with the

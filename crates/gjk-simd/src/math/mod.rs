@@ -6,16 +6,16 @@
 //! multiply-adds in one fixed order: every lane runs exactly the same instruction
 //! sequence, which is what makes a lane's result independent of its neighbours.
 
-mod mask8;
-mod mat3x8;
-mod posex8;
-mod quatx8;
-mod vec3x8;
+mod mask_x8;
+mod mat3_x8;
+mod pose_x8;
+mod quat_x8;
+mod vec3_x8;
 
-pub use mask8::{CmpX8, Mask8, SelectX8};
-pub use mat3x8::Mat3x8;
-pub use posex8::PoseX8;
-pub use quatx8::QuatX8;
-pub use vec3x8::Vec3x8;
+pub use mask_x8::{CmpX8, MaskX8, SelectX8};
+pub use mat3_x8::Mat3X8;
+pub use pose_x8::PoseX8;
+pub use quat_x8::QuatX8;
+pub use vec3_x8::Vec3X8;
 /// Re-export of the lane type every component is made of.
 pub use wide::f32x8;

@@ -3,9 +3,10 @@
 use gjk_core::{Capsule, Shape};
 use wide::f32x8;
 
-use super::shape_x8::{LaneShape, SupportMapX8, pack_axial};
+use super::shape_x8::{LaneShape, pack_axial};
 use super::signed_extent;
-use crate::math::{CmpX8, Mask8, Vec3x8};
+use crate::math::{CmpX8, MaskX8, Vec3X8};
+use crate::support_x8::SupportMapX8;
 
 /// Eight capsules along their local Y axes: segment cores from `-half_height` to
 /// `half_height` with the radii as margins (the twin of [`gjk_core::Capsule`]).
@@ -29,8 +30,8 @@ impl CapsuleX8 {
 
 impl SupportMapX8 for CapsuleX8 {
     #[inline(always)]
-    fn support_core(&self, dir: Vec3x8, _active: Mask8) -> Vec3x8 {
-        Vec3x8::new(
+    fn support_core(&self, dir: Vec3X8, _active: MaskX8) -> Vec3X8 {
+        Vec3X8::new(
             f32x8::ZERO,
             signed_extent(dir.y, self.half_height),
             f32x8::ZERO,
@@ -44,7 +45,7 @@ impl SupportMapX8 for CapsuleX8 {
     fn bounding_radius(&self) -> f32x8 {
         self.half_height + self.radius
     }
-    fn finite(&self) -> Mask8 {
+    fn finite(&self) -> MaskX8 {
         self.half_height.finite() & self.radius.finite()
     }
 }

@@ -4,8 +4,9 @@ use gjk_core::{Cone, Shape};
 use wide::f32x8;
 
 use super::disc_support;
-use super::shape_x8::{LaneShape, SupportMapX8, pack_axial};
-use crate::math::{CmpX8, Mask8, Vec3x8};
+use super::shape_x8::{LaneShape, pack_axial};
+use crate::math::{CmpX8, MaskX8, Vec3X8};
+use crate::support_x8::SupportMapX8;
 
 /// Eight solid cones about their local Y axes, apex at `+half_height`, base disc at
 /// `-half_height` (the twin of [`gjk_core::Cone`]).
@@ -32,10 +33,10 @@ impl SupportMapX8 for ConeX8 {
     /// two candidates reaches farther along `dir` (the apex on ties, as in
     /// `gjk-core`).
     #[inline(always)]
-    fn support_core(&self, dir: Vec3x8, _active: Mask8) -> Vec3x8 {
+    fn support_core(&self, dir: Vec3X8, _active: MaskX8) -> Vec3X8 {
         let mut rim = disc_support(dir, self.radius);
         rim.y = -self.half_height;
-        let apex = Vec3x8::new(f32x8::ZERO, self.half_height, f32x8::ZERO);
+        let apex = Vec3X8::new(f32x8::ZERO, self.half_height, f32x8::ZERO);
         rim.dot(dir).gt(self.half_height * dir.y).select(rim, apex)
     }
     #[inline(always)]
@@ -44,7 +45,7 @@ impl SupportMapX8 for ConeX8 {
             .mul_add(self.radius, self.half_height * self.half_height)
             .sqrt()
     }
-    fn finite(&self) -> Mask8 {
+    fn finite(&self) -> MaskX8 {
         self.half_height.finite() & self.radius.finite()
     }
 }

@@ -3,22 +3,23 @@
 use gjk_core::{Cuboid, Shape};
 use wide::f32x8;
 
-use super::shape_x8::{LaneShape, SupportMapX8};
+use super::shape_x8::LaneShape;
 use super::signed_extent;
-use crate::math::{Mask8, Vec3x8};
+use crate::math::{MaskX8, Vec3X8};
+use crate::support_x8::SupportMapX8;
 
 /// Eight boxes centred at their local origins (the twin of [`gjk_core::Cuboid`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct CuboidX8 {
     /// Half-extents.
-    pub half_extents: Vec3x8,
+    pub half_extents: Vec3X8,
 }
 
 impl CuboidX8 {
     /// Box `i` in lane `i`.
     pub fn from_array(s: [Cuboid; 8]) -> Self {
         Self {
-            half_extents: Vec3x8::from_array(s.map(|s| s.half_extents())),
+            half_extents: Vec3X8::from_array(s.map(|s| s.half_extents())),
         }
     }
 }
@@ -26,9 +27,9 @@ impl CuboidX8 {
 impl SupportMapX8 for CuboidX8 {
     /// The corner in the octant of `dir` (three selects, no branch).
     #[inline(always)]
-    fn support_core(&self, dir: Vec3x8, _active: Mask8) -> Vec3x8 {
+    fn support_core(&self, dir: Vec3X8, _active: MaskX8) -> Vec3X8 {
         let h = self.half_extents;
-        Vec3x8::new(
+        Vec3X8::new(
             signed_extent(dir.x, h.x),
             signed_extent(dir.y, h.y),
             signed_extent(dir.z, h.z),
@@ -38,7 +39,7 @@ impl SupportMapX8 for CuboidX8 {
     fn bounding_radius(&self) -> f32x8 {
         self.half_extents.length()
     }
-    fn finite(&self) -> Mask8 {
+    fn finite(&self) -> MaskX8 {
         self.half_extents.finite()
     }
 }
@@ -52,6 +53,6 @@ impl LaneShape for CuboidX8 {
                 h[k] = c.half_extents();
             }
         }
-        self.half_extents = Vec3x8::from_array(h);
+        self.half_extents = Vec3X8::from_array(h);
     }
 }

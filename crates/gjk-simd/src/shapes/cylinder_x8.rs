@@ -3,9 +3,10 @@
 use gjk_core::{Cylinder, Shape};
 use wide::f32x8;
 
-use super::shape_x8::{LaneShape, SupportMapX8, pack_axial};
+use super::shape_x8::{LaneShape, pack_axial};
 use super::{disc_support, signed_extent};
-use crate::math::{CmpX8, Mask8, Vec3x8};
+use crate::math::{CmpX8, MaskX8, Vec3X8};
+use crate::support_x8::SupportMapX8;
 
 /// Eight solid cylinders about their local Y axes (the twin of
 /// [`gjk_core::Cylinder`]).
@@ -30,7 +31,7 @@ impl CylinderX8 {
 impl SupportMapX8 for CylinderX8 {
     /// A point of the rim of the cap facing `dir`.
     #[inline(always)]
-    fn support_core(&self, dir: Vec3x8, _active: Mask8) -> Vec3x8 {
+    fn support_core(&self, dir: Vec3X8, _active: MaskX8) -> Vec3X8 {
         let mut p = disc_support(dir, self.radius);
         p.y = signed_extent(dir.y, self.half_height);
         p
@@ -41,7 +42,7 @@ impl SupportMapX8 for CylinderX8 {
             .mul_add(self.radius, self.half_height * self.half_height)
             .sqrt()
     }
-    fn finite(&self) -> Mask8 {
+    fn finite(&self) -> MaskX8 {
         self.half_height.finite() & self.radius.finite()
     }
 }

@@ -1,31 +1,31 @@
-//! Wide twins of the scalar shapes: eight shapes of one kind, one per lane, each
-//! lane with its own sizes.
+//! Wide twins of the scalar shapes (`Sphere` / `SphereX8` in `sphere.rs` /
+//! `sphere_x8.rs`, and so on): eight shapes of one kind, one per lane, each lane
+//! with its own sizes.
 //!
 //! As in `gjk-core`, every shape is a *core* dilated by a *margin*; the kernels run
 //! GJK on the cores and add the margins analytically.
 
 mod capsule_x8;
 mod cone_x8;
+mod convex_hull_x8;
 mod cuboid_x8;
 mod cylinder_x8;
-mod hull_x8;
 mod rounded_x8;
 mod shape_x8;
 mod sphere_x8;
 
 pub use capsule_x8::CapsuleX8;
 pub use cone_x8::ConeX8;
+pub use convex_hull_x8::ConvexHullX8;
 pub use cuboid_x8::CuboidX8;
 pub use cylinder_x8::CylinderX8;
-pub use hull_x8::HullX8;
 pub use rounded_x8::RoundedX8;
 pub(crate) use shape_x8::LaneShape;
-pub use shape_x8::SupportMapX8;
 pub use sphere_x8::SphereX8;
 
 use wide::f32x8;
 
-use crate::math::Vec3x8;
+use crate::math::Vec3X8;
 
 /// `+h` where `d >= 0` (and for `-0.0`), `-h` where `d < 0`: the support of an
 /// interval `[-h, h]` along `d`, with the same tie rule as `gjk-core` (a zero
@@ -39,14 +39,14 @@ pub(crate) fn signed_extent(d: f32x8, h: f32x8) -> f32x8 {
 /// The point of a disc of radius `r` in the XZ plane farthest along `dir`: on the
 /// rim towards `dir`'s XZ part, or the centre when `dir` is parallel to Y.
 #[inline(always)]
-pub(crate) fn disc_support(dir: Vec3x8, r: f32x8) -> Vec3x8 {
+pub(crate) fn disc_support(dir: Vec3X8, r: f32x8) -> Vec3X8 {
     use crate::math::CmpX8;
     let xz_len = dir.z.mul_add(dir.z, dir.x * dir.x).sqrt();
     let s = r / xz_len;
     // Every division is computed; the lanes where it is meaningless are selected
     // away (a zero XZ part gives 0/0 here).
     let on_rim = xz_len.gt(f32x8::ZERO);
-    Vec3x8::new(
+    Vec3X8::new(
         on_rim.select(dir.x * s, f32x8::ZERO),
         f32x8::ZERO,
         on_rim.select(dir.z * s, f32x8::ZERO),

@@ -2,8 +2,8 @@
 
 use wide::f32x8;
 
-use super::shape_x8::SupportMapX8;
-use crate::math::{CmpX8, Mask8, Vec3x8};
+use crate::math::{CmpX8, MaskX8, Vec3X8};
+use crate::support_x8::SupportMapX8;
 
 /// `inner` dilated per lane by `radius` (the twin of [`gjk_core::Rounded`]): the
 /// core is the inner shape's core, the radius adds to its margin.
@@ -21,7 +21,7 @@ pub struct RoundedX8<S> {
 impl<S: SupportMapX8> SupportMapX8 for RoundedX8<S> {
     const POINT_CORE: bool = S::POINT_CORE;
     #[inline(always)]
-    fn support_core(&self, dir: Vec3x8, active: Mask8) -> Vec3x8 {
+    fn support_core(&self, dir: Vec3X8, active: MaskX8) -> Vec3X8 {
         self.inner.support_core(dir, active)
     }
     #[inline(always)]
@@ -32,7 +32,7 @@ impl<S: SupportMapX8> SupportMapX8 for RoundedX8<S> {
     fn bounding_radius(&self) -> f32x8 {
         self.inner.bounding_radius() + self.radius
     }
-    fn finite(&self) -> Mask8 {
+    fn finite(&self) -> MaskX8 {
         self.inner.finite() & self.radius.finite()
     }
 }

@@ -3,8 +3,9 @@
 use gjk_core::{Shape, Sphere};
 use wide::f32x8;
 
-use super::shape_x8::{LaneShape, SupportMapX8};
-use crate::math::{CmpX8, Mask8, Vec3x8};
+use super::shape_x8::LaneShape;
+use crate::math::{CmpX8, MaskX8, Vec3X8};
+use crate::support_x8::SupportMapX8;
 
 /// Eight balls centred at their local origins: point cores with the radii as
 /// margins (the twin of [`gjk_core::Sphere`]).
@@ -26,8 +27,8 @@ impl SphereX8 {
 impl SupportMapX8 for SphereX8 {
     const POINT_CORE: bool = true;
     #[inline(always)]
-    fn support_core(&self, _dir: Vec3x8, _active: Mask8) -> Vec3x8 {
-        Vec3x8::ZERO
+    fn support_core(&self, _dir: Vec3X8, _active: MaskX8) -> Vec3X8 {
+        Vec3X8::ZERO
     }
     #[inline(always)]
     fn margin(&self) -> f32x8 {
@@ -37,7 +38,7 @@ impl SupportMapX8 for SphereX8 {
     fn bounding_radius(&self) -> f32x8 {
         self.radius
     }
-    fn finite(&self) -> Mask8 {
+    fn finite(&self) -> MaskX8 {
         self.radius.finite()
     }
 }

@@ -19,12 +19,12 @@ pub fn rng(seed: u64) -> ChaCha8Rng {
 
 /// A uniformly random rotation (the workspace's shared generator).
 pub fn rotation(rng: &mut impl Rng) -> Quat {
-    testkit::workload::random_rotation(rng)
+    workloads::workload::random_rotation(rng)
 }
 
 /// A uniformly random unit vector (the workspace's shared generator).
 pub fn unit_vector(rng: &mut impl Rng) -> Vec3 {
-    testkit::workload::random_unit(rng)
+    workloads::workload::random_unit(rng)
 }
 
 /// Hulls of `n` random points on spheres of radius 1..2, `n` from 4 to 48 so lanes

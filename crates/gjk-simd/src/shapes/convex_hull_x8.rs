@@ -4,8 +4,9 @@ use gjk_core::{ConvexHull, Shape, SupportMap};
 use glam::Vec3;
 use wide::f32x8;
 
-use super::shape_x8::{LaneShape, SupportMapX8};
-use crate::math::{CmpX8, Mask8, Vec3x8};
+use super::shape_x8::LaneShape;
+use crate::math::{CmpX8, MaskX8, Vec3X8};
+use crate::support_x8::SupportMapX8;
 
 /// Eight convex polytopes given by their vertices (the twin of
 /// [`gjk_core::ConvexHull`]); lane `i` may hold a different hull with a different
@@ -18,8 +19,8 @@ use crate::math::{CmpX8, Mask8, Vec3x8};
 /// ties go to the lowest index, as in `gjk-core`'s scan; no per-row count mask is
 /// needed.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct HullX8 {
-    rows: Vec<Vec3x8>,
+pub struct ConvexHullX8 {
+    rows: Vec<Vec3X8>,
     counts: [u32; 8],
     bounding_radius: f32x8,
     finite: Mask8Default,
@@ -37,21 +38,21 @@ pub struct HullX8 {
     columns: Vec<[f32x8; 3]>,
 }
 
-/// `Mask8` defaulting to "no lane" (private helper so `HullX8` can derive `Default`).
+/// `MaskX8` defaulting to "no lane" (private helper so `ConvexHullX8` can derive `Default`).
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Mask8Default(Mask8);
+struct Mask8Default(MaskX8);
 
 impl Default for Mask8Default {
     fn default() -> Self {
-        Mask8Default(Mask8::NONE)
+        Mask8Default(MaskX8::NONE)
     }
 }
 
-impl HullX8 {
+impl ConvexHullX8 {
     /// Hull `i` of `hulls` in lane `i` (at most 8 are used; missing lanes are empty
     /// and report invalid input if queried).
     pub fn from_hulls(hulls: &[&ConvexHull]) -> Self {
-        let mut h = HullX8::default();
+        let mut h = ConvexHullX8::default();
         let lanes: Vec<(&[Vec3], f32)> = hulls
             .iter()
             .take(8)
@@ -65,7 +66,7 @@ impl HullX8 {
     /// radius of each lane is its farthest vertex's distance from the origin. An
     /// empty list or a non-finite coordinate makes that lane invalid input.
     pub fn from_vertices(lanes: &[&[Vec3]]) -> Self {
-        let mut h = HullX8::default();
+        let mut h = ConvexHullX8::default();
         let lanes: Vec<(&[Vec3], f32)> = lanes
             .iter()
             .take(8)
@@ -85,7 +86,7 @@ impl HullX8 {
     fn fill(&mut self, lanes: &[(&[Vec3], f32)]) {
         let rows = lanes.iter().map(|l| l.0.len()).max().unwrap_or(0);
         self.rows.clear();
-        self.rows.resize(padded_rows(rows), Vec3x8::ZERO);
+        self.rows.resize(padded_rows(rows), Vec3X8::ZERO);
         self.counts = [0; 8];
         let mut radius = [0.0f32; 8];
         let mut finite = [false; 8];
@@ -98,13 +99,13 @@ impl HullX8 {
             }
         }
         self.bounding_radius = f32x8::new(radius);
-        self.finite = Mask8Default(Mask8::from_bools(finite) & f32x8::new(radius).finite());
+        self.finite = Mask8Default(MaskX8::from_bools(finite) & f32x8::new(radius).finite());
         self.uniform_count = self.common_count();
         let one_list = lanes.len() == 8 && lanes.iter().all(|l| std::ptr::eq(l.0, lanes[0].0));
         self.set_columns(if one_list { lanes[0].0 } else { &[] });
     }
 
-    /// Sets [`HullX8::columns`] from the vertex list every lane holds (empty: the
+    /// Sets [`ConvexHullX8::columns`] from the vertex list every lane holds (empty: the
     /// lanes differ), padded as the rows are.
     fn set_columns(&mut self, verts: &[Vec3]) {
         self.columns.clear();
@@ -133,7 +134,7 @@ impl HullX8 {
     /// groups of four rows: the scan's length, so finished lanes with big hulls do
     /// not slow down the others.
     #[inline(always)]
-    fn rows_for(&self, active: Mask8) -> usize {
+    fn rows_for(&self, active: MaskX8) -> usize {
         if self.uniform_count != 0 {
             return padded_rows(self.uniform_count).min(self.rows.len());
         }
@@ -174,7 +175,7 @@ fn padded_rows(n: usize) -> usize {
 /// The AVX-512 form halves both the permutes' selects and the chain of selects
 /// the point waits on: about 10 instructions for 32 vertices instead of about 25.
 #[inline(always)]
-fn fetch_from_columns(columns: &[[f32x8; 3]], best: f32x8) -> Option<Vec3x8> {
+fn fetch_from_columns(columns: &[[f32x8; 3]], best: f32x8) -> Option<Vec3X8> {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx512vl"))]
     {
         use std::arch::x86_64::{__m256i, _mm256_permutex2var_ps};
@@ -188,7 +189,7 @@ fn fetch_from_columns(columns: &[[f32x8; 3]], best: f32x8) -> Option<Vec3x8> {
         // Index bit 3 picks `hi`; a lone last chunk stands in for both.
         fetch_in_groups(columns, best, 2, |pair| {
             let (lo, hi) = (&pair[0], pair.last().unwrap_or(&pair[0]));
-            Vec3x8::new(
+            Vec3X8::new(
                 permute_two(lo[0], hi[0]),
                 permute_two(lo[1], hi[1]),
                 permute_two(lo[2], hi[2]),
@@ -210,7 +211,7 @@ fn fetch_from_columns(columns: &[[f32x8; 3]], best: f32x8) -> Option<Vec3x8> {
             |v: f32x8| -> f32x8 { unsafe { _mm256_permutevar8x32_ps(v.into(), index) }.into() };
         fetch_in_groups(columns, best, 1, |chunk| {
             let c = &chunk[0];
-            Vec3x8::new(permute_one(c[0]), permute_one(c[1]), permute_one(c[2]))
+            Vec3X8::new(permute_one(c[0]), permute_one(c[1]), permute_one(c[2]))
         })
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
@@ -229,8 +230,8 @@ fn fetch_in_groups(
     columns: &[[f32x8; 3]],
     best: f32x8,
     group: usize,
-    permute: impl Fn(&[[f32x8; 3]]) -> Vec3x8,
-) -> Option<Vec3x8> {
+    permute: impl Fn(&[[f32x8; 3]]) -> Vec3X8,
+) -> Option<Vec3X8> {
     let mut groups = columns.chunks(group);
     let mut point = permute(groups.next()?);
     let step = f32x8::splat((8 * group) as f32);
@@ -242,7 +243,7 @@ fn fetch_in_groups(
     Some(point)
 }
 
-impl SupportMapX8 for HullX8 {
+impl SupportMapX8 for ConvexHullX8 {
     /// Lockstep scan over the vertex index, all lanes at once: per row, one dot
     /// product, a maximum and a select of the row's index; then each lane's point
     /// is taken from the row its index names.
@@ -251,10 +252,10 @@ impl SupportMapX8 for HullX8 {
     /// row and lets the rows be read straight into the dot products. The result
     /// is exactly the sequential scan's (the lowest index among ties).
     #[inline(always)]
-    fn support_core(&self, dir: Vec3x8, active: Mask8) -> Vec3x8 {
+    fn support_core(&self, dir: Vec3X8, active: MaskX8) -> Vec3X8 {
         let rows = &self.rows[..self.rows_for(active)];
         if rows.is_empty() {
-            return Vec3x8::ZERO;
+            return Vec3X8::ZERO;
         }
         // Four chains, chain `s` taking rows `4k + s` (one chain would be bound by
         // the latency of compare-and-select); each carries, per lane, its best dot
@@ -286,9 +287,9 @@ impl SupportMapX8 for HullX8 {
         // Lane `l` of row `i` is vertex `i` of lane `l`'s hull: each lane's point
         // is one select from its row (no lane-by-lane stores to reassemble).
         let best = best.round_int().to_array();
-        let mut point = Vec3x8::ZERO;
+        let mut point = Vec3X8::ZERO;
         for (lane, &i) in best.iter().enumerate() {
-            point = Mask8::from_bitmask(1 << lane).select(rows[i as usize], point);
+            point = MaskX8::from_bitmask(1 << lane).select(rows[i as usize], point);
         }
         point
     }
@@ -296,12 +297,12 @@ impl SupportMapX8 for HullX8 {
     fn bounding_radius(&self) -> f32x8 {
         self.bounding_radius
     }
-    fn finite(&self) -> Mask8 {
+    fn finite(&self) -> MaskX8 {
         self.finite.0
     }
 }
 
-impl LaneShape for HullX8 {
+impl LaneShape for ConvexHullX8 {
     /// Lanes holding the same hull (by address) are filled together: each row
     /// blends a splat of that hull's vertex into the lanes' mask, so a batch of one
     /// hull costs one splat per row and a batch of k distinct hulls k blends per
@@ -318,7 +319,7 @@ impl LaneShape for HullX8 {
         self.packed_from = addresses;
         let Some(first) = hulls[0] else {
             // Not hulls (never from the driver): no valid lane.
-            *self = HullX8::default();
+            *self = ConvexHullX8::default();
             return;
         };
         let rows = hulls
@@ -328,7 +329,7 @@ impl LaneShape for HullX8 {
             .unwrap_or(0);
         // The lanes' distinct hulls, each with the mask of the lanes holding it;
         // the first fills every lane, the others are blended over it.
-        let mut groups: [(&ConvexHull, Mask8); 8] = [(first, Mask8::NONE); 8];
+        let mut groups: [(&ConvexHull, MaskX8); 8] = [(first, MaskX8::NONE); 8];
         let mut distinct = 0;
         let mut radius = [0.0f32; 8];
         let mut done = 0u8;
@@ -342,7 +343,7 @@ impl LaneShape for HullX8 {
             if done >> lane & 1 == 1 {
                 continue;
             }
-            let mask = Mask8::from_bools(addresses.map(|a| a == addresses[lane]));
+            let mask = MaskX8::from_bools(addresses.map(|a| a == addresses[lane]));
             done |= mask.bitmask();
             groups[distinct] = (h, mask);
             distinct += 1;
@@ -351,14 +352,14 @@ impl LaneShape for HullX8 {
         // stored rows instead let the compiler turn each blend into a masked
         // store (`vmaskmovps`), which is microcoded on AMD Zen: a sixth of the
         // hull-hull distance time on Zen 3.
-        let splat_row = |v: &[Vec3], j: usize| Vec3x8::splat(vertex_or_last(v, j));
+        let splat_row = |v: &[Vec3], j: usize| Vec3X8::splat(vertex_or_last(v, j));
         self.rows.clear();
         let padded = padded_rows(rows);
         if distinct == 1 {
             // One hull in every lane (the driver sorts hull pairs together, so
             // most batches): its vertices splatted in order, then the padding.
             let v = first.vertices();
-            self.rows.extend(v.iter().map(|&p| Vec3x8::splat(p)));
+            self.rows.extend(v.iter().map(|&p| Vec3X8::splat(p)));
             self.rows.resize(padded, splat_row(v, v.len()));
             // Lanes without a hull (never from the driver) keep the selects.
             if hulls.iter().all(Option::is_some) {
@@ -380,7 +381,7 @@ impl LaneShape for HullX8 {
         self.bounding_radius = f32x8::new(radius);
         self.uniform_count = self.common_count();
         // Validated hulls have finite vertices and radii.
-        self.finite = Mask8Default(Mask8::from_bools(hulls.map(|h| h.is_some())));
+        self.finite = Mask8Default(MaskX8::from_bools(hulls.map(|h| h.is_some())));
     }
 }
 
@@ -397,10 +398,10 @@ mod tests {
         let hc = ConvexHull::from_points(&cube).unwrap();
         let ht = ConvexHull::from_points(&tetra).unwrap();
         let hulls = [&hc, &ht, &hc, &ht];
-        let wide = HullX8::from_hulls(&hulls);
+        let wide = ConvexHullX8::from_hulls(&hulls);
         let dirs = [Vec3::new(1.0, 2.0, -0.5), Vec3::new(-1.0, -1.0, -1.0)];
         for d in dirs {
-            let s = wide.support_core(Vec3x8::splat(d), Mask8::ALL);
+            let s = wide.support_core(Vec3X8::splat(d), MaskX8::ALL);
             for (i, h) in hulls.iter().enumerate() {
                 assert_eq!(s.lane(i), h.support_core(d), "lane {i} dir {d}");
             }
@@ -452,7 +453,7 @@ mod tests {
                 })
                 .collect();
             let refs: Vec<&[Vec3]> = lanes.iter().map(Vec::as_slice).collect();
-            let wide = HullX8::from_vertices(&refs);
+            let wide = ConvexHullX8::from_vertices(&refs);
             let dirs: [Vec3; 8] = std::array::from_fn(|_| {
                 let d = Vec3::new(
                     rng.random_range(-1.0f32..1.0),
@@ -461,8 +462,8 @@ mod tests {
                 );
                 if rng.random_bool(0.3) { d.round() } else { d }
             });
-            let active = Mask8::from_bitmask(rng.random());
-            let s = wide.support_core(Vec3x8::from_array(dirs), active);
+            let active = MaskX8::from_bitmask(rng.random());
+            let s = wide.support_core(Vec3X8::from_array(dirs), active);
             for lane in (0..8).filter(|&l| active.lane(l)) {
                 assert_eq!(
                     s.lane(lane),
@@ -486,7 +487,7 @@ mod tests {
         for case in 0..600 {
             let n: usize = [1, 3, 7, 8, 9, 15, 16, 17, 32, 33, 40][case % 11];
             let verts = random_points(&mut rng, n);
-            let wide = HullX8::from_vertices(&[verts.as_slice(); 8]);
+            let wide = ConvexHullX8::from_vertices(&[verts.as_slice(); 8]);
             assert_eq!(wide.columns.len(), n.div_ceil(8), "case {case}");
             let dirs: [Vec3; 8] = std::array::from_fn(|_| {
                 Vec3::new(
@@ -495,8 +496,8 @@ mod tests {
                     rng.random_range(-1.0f32..1.0),
                 )
             });
-            let active = Mask8::from_bitmask(rng.random::<u8>() | 1);
-            let s = wide.support_core(Vec3x8::from_array(dirs), active);
+            let active = MaskX8::from_bitmask(rng.random::<u8>() | 1);
+            let s = wide.support_core(Vec3X8::from_array(dirs), active);
             for lane in (0..8).filter(|&l| active.lane(l)) {
                 assert_eq!(
                     s.lane(lane),
@@ -524,10 +525,10 @@ mod tests {
             ([&h1; 8], true),
             ([&h1, &h2, &h1, &h2, &h1, &h2, &h1, &h2], false),
         ] {
-            let mut wide = HullX8::default();
+            let mut wide = ConvexHullX8::default();
             wide.pack(&lanes);
             assert_eq!(!wide.columns.is_empty(), uniform);
-            let s = wide.support_core(Vec3x8::from_array(dirs), Mask8::ALL);
+            let s = wide.support_core(Vec3X8::from_array(dirs), MaskX8::ALL);
             for (lane, shape) in lanes.iter().enumerate() {
                 let Shape::ConvexHull(h) = shape else {
                     unreachable!()

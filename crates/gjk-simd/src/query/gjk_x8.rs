@@ -14,62 +14,26 @@
 //! cap, the relative duality gap with its rounding floor, a repeated support point,
 //! and no decrease of `|v|` (keep the previous simplex).
 
+use gjk_core::Status;
 use gjk_core::tolerance::{GJK_GAP_FLOOR, GJK_MAX_ITERATIONS, GJK_RELATIVE_GAP, TOUCH_TOLERANCE};
 use glam::Vec3;
 use wide::f32x8;
 
-use crate::math::{CmpX8, Mask8, Mat3x8, PoseX8, Vec3x8};
-use crate::shapes::SupportMapX8;
-use crate::simplex_x8::SimplexX8;
-
-/// How a lane's query ended: [`gjk_core::Status`] plus invalid input, which the
-/// validated scalar API rules out but the unvalidated wide types do not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum LaneStatus {
-    /// A termination test passed; the answer is within the tolerances.
-    Converged,
-    /// The iteration cap ([`GJK_MAX_ITERATIONS`]) was hit; the answer is the best
-    /// bound reached.
-    IterationLimit,
-    /// A non-finite intermediate appeared; the answer is the best so far.
-    Degenerate,
-    /// The lane's shape or pose data was not finite (or the lane was not among the
-    /// queried lanes): nothing was computed, the lane never took part in the loop.
-    InvalidInput,
-}
-
-impl LaneStatus {
-    /// The scalar status (one to one).
-    pub fn to_core(self) -> gjk_core::Status {
-        match self {
-            LaneStatus::Converged => gjk_core::Status::Converged,
-            LaneStatus::IterationLimit => gjk_core::Status::IterationLimit,
-            LaneStatus::Degenerate => gjk_core::Status::Degenerate,
-            LaneStatus::InvalidInput => gjk_core::Status::InvalidInput,
-        }
-    }
-}
-
-impl From<gjk_core::Status> for LaneStatus {
-    fn from(s: gjk_core::Status) -> Self {
-        match s {
-            gjk_core::Status::Converged => LaneStatus::Converged,
-            gjk_core::Status::IterationLimit => LaneStatus::IterationLimit,
-            gjk_core::Status::Degenerate => LaneStatus::Degenerate,
-            gjk_core::Status::InvalidInput => LaneStatus::InvalidInput,
-        }
-    }
-}
+use super::minkowski_x8::MinkowskiX8;
+use super::simplex_x8::SimplexX8;
+use super::status_x8::statuses;
+use crate::math::{CmpX8, MaskX8, PoseX8, Vec3X8};
+use crate::support_x8::SupportMapX8;
 
 /// What [`intersects_x8`] found, per lane.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct IntersectionX8 {
     /// Lanes whose shapes overlap or touch (see [`TOUCH_TOLERANCE`]).
-    pub intersecting: Mask8,
+    pub intersecting: MaskX8,
     /// Support evaluations per lane (0 for invalid lanes).
     pub iterations: [u32; 8],
     /// How each lane's loop ended.
-    pub status: [LaneStatus; 8],
+    pub status: [Status; 8],
 }
 
 impl IntersectionX8 {
@@ -79,7 +43,7 @@ impl IntersectionX8 {
         gjk_core::Intersection {
             intersecting: self.intersecting.lane(i),
             iterations: self.iterations[i],
-            status: self.status[i].to_core(),
+            status: self.status[i],
         }
     }
 }
@@ -91,15 +55,15 @@ pub struct DistanceX8 {
     /// Distances; exactly 0 where the shapes overlap or touch, NaN for invalid lanes.
     pub distance: f32x8,
     /// Points of A closest to B (for overlapping lanes a point inside both).
-    pub point_a: Vec3x8,
+    pub point_a: Vec3X8,
     /// Points of B closest to A (equal to `point_a` for overlapping lanes).
-    pub point_b: Vec3x8,
+    pub point_b: Vec3X8,
     /// Unit normals from A towards B; zero for overlapping lanes.
-    pub normal: Vec3x8,
+    pub normal: Vec3X8,
     /// Support evaluations per lane (0 for invalid lanes).
     pub iterations: [u32; 8],
     /// How each lane's loop ended.
-    pub status: [LaneStatus; 8],
+    pub status: [Status; 8],
 }
 
 impl DistanceX8 {
@@ -112,41 +76,8 @@ impl DistanceX8 {
             point_b: self.point_b.lane(i),
             normal: self.normal.lane(i),
             iterations: self.iterations[i],
-            status: self.status[i].to_core(),
+            status: self.status[i],
         }
-    }
-}
-
-/// The Minkowski difference `core(A) - core(B)` of eight pairs, B in A's frame.
-struct MinkowskiX8<'s, A, B> {
-    a: &'s A,
-    b: &'s B,
-    /// Rotation from B's frame to A's frame (its transpose is the inverse).
-    b_to_a: Mat3x8,
-    /// B's origin in A's frame.
-    offset: Vec3x8,
-}
-
-impl<A: SupportMapX8, B: SupportMapX8> MinkowskiX8<'_, A, B> {
-    /// The support point `w = a - b` of the difference along `dir`, with the core
-    /// point `a` of A (A's frame) that produced it (B's is `a - w`).
-    #[inline(always)]
-    fn support(&self, dir: Vec3x8, active: Mask8) -> (Vec3x8, Vec3x8) {
-        let a = if A::POINT_CORE {
-            Vec3x8::ZERO
-        } else {
-            self.a.support_core(dir, active)
-        };
-        // A point core's support is its centre whatever the direction: R·0 + t = t.
-        let b = if B::POINT_CORE {
-            self.offset
-        } else {
-            let b_local = self
-                .b
-                .support_core(self.b_to_a.transpose_mul_vec3(-dir), active);
-            self.b_to_a.mul_vec3(b_local) + self.offset
-        };
-        (a - b, a)
     }
 }
 
@@ -154,29 +85,12 @@ impl<A: SupportMapX8, B: SupportMapX8> MinkowskiX8<'_, A, B> {
 struct Outcome {
     simplex: SimplexX8,
     /// Fourth vertex and its weight, for lanes whose tetrahedron enclosed the origin.
-    enclosing: (Vec3x8, Vec3x8, f32x8),
-    v: Vec3x8,
-    cores_overlap: Mask8,
-    shapes_intersect: Mask8,
+    enclosing: (Vec3X8, Vec3X8, f32x8),
+    v: Vec3X8,
+    cores_overlap: MaskX8,
+    shapes_intersect: MaskX8,
     iterations: f32x8,
-    status: [LaneStatus; 8],
-}
-
-/// Assembles per-lane statuses from the masks of the ways a lane can end.
-#[inline(always)]
-pub(crate) fn statuses(invalid: Mask8, degenerate: Mask8, capped: Mask8) -> [LaneStatus; 8] {
-    let (inv, deg, cap) = (invalid.bitmask(), degenerate.bitmask(), capped.bitmask());
-    std::array::from_fn(|i| {
-        if inv >> i & 1 == 1 {
-            LaneStatus::InvalidInput
-        } else if deg >> i & 1 == 1 {
-            LaneStatus::Degenerate
-        } else if cap >> i & 1 == 1 {
-            LaneStatus::IterationLimit
-        } else {
-            LaneStatus::Converged
-        }
-    })
+    status: [Status; 8],
 }
 
 /// The GJK loop on eight pairs of cores. `BOOLEAN` selects the early verdicts of
@@ -185,7 +99,7 @@ pub(crate) fn statuses(invalid: Mask8, degenerate: Mask8, capped: Mask8) -> [Lan
 #[inline(always)]
 fn run<A, B, const BOOLEAN: bool, const WITNESS: bool>(
     m: &MinkowskiX8<'_, A, B>,
-    valid: Mask8,
+    valid: MaskX8,
     touch: f32x8,
     reach: f32x8,
 ) -> Outcome
@@ -196,21 +110,21 @@ where
     let zero = f32x8::ZERO;
     let touch_sq = touch * touch;
     // Start from the support along the line between the centres, as gjk-core does.
-    let has_offset = m.offset.length_squared().gt(zero);
-    let first_dir = has_offset.select(m.offset, Vec3x8::splat(Vec3::X));
+    let has_offset = m.offset().length_squared().gt(zero);
+    let first_dir = has_offset.select(m.offset(), Vec3X8::splat(Vec3::X));
     let (w0, a0) = m.support(first_dir, valid);
     let mut simplex = SimplexX8::single(w0, a0);
-    let mut enclosing = (Vec3x8::ZERO, Vec3x8::ZERO, zero);
+    let mut enclosing = (Vec3X8::ZERO, Vec3X8::ZERO, zero);
     let mut v = w0;
     let mut max_w_sq = w0.length_squared();
     let mut iterations = valid.select(f32x8::ONE, zero);
     let max_iterations = f32x8::splat(GJK_MAX_ITERATIONS as f32);
 
     let mut terminated = !valid;
-    let mut cores_overlap = Mask8::NONE;
-    let mut intersected = Mask8::NONE;
-    let mut degenerate = Mask8::NONE;
-    let mut capped = Mask8::NONE;
+    let mut cores_overlap = MaskX8::NONE;
+    let mut intersected = MaskX8::NONE;
+    let mut degenerate = MaskX8::NONE;
+    let mut capped = MaskX8::NONE;
 
     // Every active lane gains one iteration per trip and stops at the cap, so the
     // loop runs at most GJK_MAX_ITERATIONS trips whatever the data (NaN included).
@@ -298,7 +212,7 @@ where
                 enclosed.select(solved.weight_w, enclosing.2),
             );
         }
-        v = enclosed.select(Vec3x8::ZERO, v);
+        v = enclosed.select(Vec3X8::ZERO, v);
         active = active.and_not(enclosed);
 
         // No decrease of |v|: the previous simplex is as good as it gets in f32.
@@ -331,67 +245,8 @@ pub(crate) fn iteration_counts(it: f32x8) -> [u32; 8] {
     it.round_int().to_array().map(|x| x as u32)
 }
 
-/// B in A's frame for eight pairs: the rotation taking B's frame to A's, B's
-/// origin in A's frame, and the lanes of `lanes` whose inputs (both poses, both
-/// shapes with their margins and scale) and relative pose are all finite. Every
-/// kernel starts here (GJK, the closed forms, the separating axes).
-#[inline(always)]
-pub(crate) fn pair_frame<A: SupportMapX8, B: SupportMapX8>(
-    a: &A,
-    pose_a: &PoseX8,
-    b: &B,
-    pose_b: &PoseX8,
-    lanes: Mask8,
-) -> (Mat3x8, Vec3x8, Mask8) {
-    // B's orientation only matters for a core that is not a point.
-    let (b_to_a, offset) = if B::POINT_CORE {
-        (Mat3x8::IDENTITY, pose_a.relative_translation(pose_b))
-    } else {
-        let rel = pose_a.relative(pose_b);
-        (rel.rotation_matrix(), rel.translation)
-    };
-    let valid = lanes
-        & pose_a.finite()
-        & pose_b.finite()
-        & b_to_a.finite()
-        & offset.finite()
-        & shapes_finite(a, b);
-    (b_to_a, offset, valid)
-}
-
-/// The lanes where both shapes' data, margins and bounding radii (and their sum,
-/// the tolerances' scale) are finite: the shape half of every kernel's input
-/// check.
-#[inline(always)]
-pub(crate) fn shapes_finite<A: SupportMapX8, B: SupportMapX8>(a: &A, b: &B) -> Mask8 {
-    a.finite()
-        & b.finite()
-        & a.margin().finite()
-        & b.margin().finite()
-        & (a.bounding_radius() + b.bounding_radius()).finite()
-}
-
-/// The pair set up in A's frame: Minkowski support, lanes with finite input.
-#[inline(always)]
-fn prepare<'s, A: SupportMapX8, B: SupportMapX8>(
-    a: &'s A,
-    pose_a: &PoseX8,
-    b: &'s B,
-    pose_b: &PoseX8,
-    lanes: Mask8,
-) -> (MinkowskiX8<'s, A, B>, Mask8) {
-    let (b_to_a, offset, valid) = pair_frame(a, pose_a, b, pose_b, lanes);
-    let m = MinkowskiX8 {
-        a,
-        b,
-        b_to_a,
-        offset,
-    };
-    (m, valid)
-}
-
 /// Whether `a` at `pose_a` and `b` at `pose_b` overlap or touch, for the lanes of
-/// `lanes` (other lanes report [`LaneStatus::InvalidInput`]).
+/// `lanes` (other lanes report [`Status::InvalidInput`]).
 ///
 /// Boolean GJK with both early exits of `gjk-core`'s `intersection`: a lane stops
 /// as soon as a separating plane is found or its cores come within the margins.
@@ -400,9 +255,9 @@ pub fn intersects_x8<A: SupportMapX8, B: SupportMapX8>(
     pose_a: &PoseX8,
     b: &B,
     pose_b: &PoseX8,
-    lanes: Mask8,
+    lanes: MaskX8,
 ) -> IntersectionX8 {
-    let (m, valid) = prepare(a, pose_a, b, pose_b, lanes);
+    let (m, valid) = MinkowskiX8::new(a, pose_a, b, pose_b, lanes);
     let scale = a.bounding_radius() + b.bounding_radius();
     let touch = f32x8::splat(TOUCH_TOLERANCE) * scale;
     let reach = a.margin() + b.margin() + touch;
@@ -415,7 +270,7 @@ pub fn intersects_x8<A: SupportMapX8, B: SupportMapX8>(
 }
 
 /// Distance and closest points between `a` at `pose_a` and `b` at `pose_b`, for the
-/// lanes of `lanes` (other lanes report [`LaneStatus::InvalidInput`]).
+/// lanes of `lanes` (other lanes report [`Status::InvalidInput`]).
 ///
 /// GJK runs on the cores in A's frame; the margins are subtracted afterwards and
 /// the witness points pushed out along the normal by each shape's margin, exactly
@@ -425,10 +280,10 @@ pub fn distance_x8<A: SupportMapX8, B: SupportMapX8>(
     pose_a: &PoseX8,
     b: &B,
     pose_b: &PoseX8,
-    lanes: Mask8,
+    lanes: MaskX8,
 ) -> DistanceX8 {
     let zero = f32x8::ZERO;
-    let (m, valid) = prepare(a, pose_a, b, pose_b, lanes);
+    let (m, valid) = MinkowskiX8::new(a, pose_a, b, pose_b, lanes);
     let (ma, mb) = (a.margin(), b.margin());
     let scale = a.bounding_radius() + b.bounding_radius();
     let touch = f32x8::splat(TOUCH_TOLERANCE) * scale;
@@ -474,12 +329,12 @@ pub fn distance_x8<A: SupportMapX8, B: SupportMapX8>(
 /// [`finish_distance`]), as a distance query found them.
 pub(crate) struct CoreClosest {
     /// The point of A's core closest to B's.
-    pub core_a: Vec3x8,
+    pub core_a: Vec3X8,
     /// The point of B's core closest to A's.
-    pub core_b: Vec3x8,
+    pub core_b: Vec3X8,
     /// `core_a - core_b` as the query computed it (its direction is the exact
     /// one; the difference of the witnesses carries their rounding).
-    pub v: Vec3x8,
+    pub v: Vec3X8,
     /// `|v|`, 0 where the cores overlap.
     pub core_distance: f32x8,
 }
@@ -497,9 +352,9 @@ pub(crate) fn finish_distance(
     (ma, mb): (f32x8, f32x8),
     touch: f32x8,
     pose_a: Option<&PoseX8>,
-    valid: Mask8,
+    valid: MaskX8,
     iterations: f32x8,
-    status: [LaneStatus; 8],
+    status: [Status; 8],
 ) -> DistanceX8 {
     let zero = f32x8::ZERO;
     let (core_a, core_b, core_distance) = (cores.core_a, cores.core_b, cores.core_distance);
@@ -515,17 +370,17 @@ pub(crate) fn finish_distance(
     );
     let n = -cores.v * (f32x8::ONE / core_distance);
     let frame = pose_a.map(|pose| (pose.rotation_matrix(), pose.translation));
-    let rotate = |d: Vec3x8| frame.as_ref().map_or(d, |(rot, _)| rot.mul_vec3(d));
-    let world = |p: Vec3x8| frame.as_ref().map_or(p, |(rot, t)| rot.mul_vec3(p) + *t);
+    let rotate = |d: Vec3X8| frame.as_ref().map_or(d, |(rot, _)| rot.mul_vec3(d));
+    let world = |p: Vec3X8| frame.as_ref().map_or(p, |(rot, t)| rot.mul_vec3(p) + *t);
     let local_a = touching.select(inside, n.mul_add(ma, core_a));
     let local_b = touching.select(inside, (-n).mul_add(mb, core_b));
     let invalid = !valid;
-    let nan = Vec3x8::splat(Vec3::NAN);
+    let nan = Vec3X8::splat(Vec3::NAN);
     DistanceX8 {
         distance: invalid.select(f32x8::splat(f32::NAN), touching.select(zero, gap)),
         point_a: invalid.select(nan, world(local_a)),
         point_b: invalid.select(nan, world(local_b)),
-        normal: (touching | invalid).select(Vec3x8::ZERO, rotate(n)),
+        normal: (touching | invalid).select(Vec3X8::ZERO, rotate(n)),
         iterations: iteration_counts(iterations),
         status,
     }

@@ -47,7 +47,7 @@ pub enum PairKind {
 }
 
 impl PairKind {
-    /// The five kinds of `../shared/ANCHORS.md`'s "standard pairs".
+    /// The five kinds of "standard pairs" of the benches (`BENCHMARKS.md`, section 1).
     pub const STANDARD: [PairKind; 5] = [
         PairKind::BallBall,
         PairKind::CuboidCuboid,
@@ -239,7 +239,7 @@ fn drafts(kind: PairKind, n: usize, rng: &mut ChaCha8Rng) -> Vec<Draft> {
         .collect()
 }
 
-/// `../shared/ANCHORS.md`'s standard pairs: `n` seeded pairs of `kind`, both shapes
+/// The benches' standard pairs (`BENCHMARKS.md`, section 1): `n` seeded pairs of `kind`, both shapes
 /// uniformly rotated, centres uniform in a cube whose side makes half the pairs
 /// overlap (found by bisection on the side with gjk-core's boolean test; overlap is
 /// monotone in the side because each pair's `A - B` is convex and holds the origin).

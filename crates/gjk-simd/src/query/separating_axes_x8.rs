@@ -20,21 +20,22 @@
 //! buckets of the boolean query before GJK: it costs about 200 lane operations per
 //! eight pairs, against several hundred per pair for GJK.
 
-use gjk_core::tolerance::TOUCH_TOLERANCE;
+use gjk_core::tolerance::{BOX_AXES_SLACK_ULPS, TOUCH_TOLERANCE};
 use wide::f32x8;
 
-use crate::gjk_x8::pair_frame;
-use crate::math::{CmpX8, Mask8, PoseX8};
-use crate::shapes::{CuboidX8, RoundedX8, SupportMapX8};
+use super::minkowski_x8::pair_frame;
+use crate::math::{CmpX8, MaskX8, PoseX8};
+use crate::shapes::{CuboidX8, RoundedX8};
+use crate::support_x8::SupportMapX8;
 
 /// What the separating-axis test proved, per lane; lanes in neither mask are
 /// undecided (and so are lanes with non-finite data).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SatVerdictX8 {
     /// Lanes certainly farther apart than the touch tolerance.
-    pub apart: Mask8,
+    pub apart: MaskX8,
     /// Lanes whose boxes certainly overlap.
-    pub overlapping: Mask8,
+    pub overlapping: MaskX8,
 }
 
 /// The separating-axis verdicts for eight pairs of (rounded) boxes; see the module
@@ -44,7 +45,7 @@ pub fn cuboids_sat_x8(
     pose_a: &PoseX8,
     b: &RoundedX8<CuboidX8>,
     pose_b: &PoseX8,
-    lanes: Mask8,
+    lanes: MaskX8,
 ) -> SatVerdictX8 {
     let (rot, t, valid) = pair_frame(a, pose_a, b, pose_b, lanes);
     let t = [t.x, t.y, t.z];
@@ -57,19 +58,17 @@ pub fn cuboids_sat_x8(
     let hb = b.inner.half_extents;
     let (ea, eb) = ([ha.x, ha.y, ha.z], [hb.x, hb.y, hb.z]);
 
-    // Rounding: the relative pose carries a few ulps of the world coordinates, the
-    // projections a few ulps of the offset and the extents. 64 ulps of their sum
-    // bounds both with room to spare; pairs within it go to GJK.
+    // Rounding: see `BOX_AXES_SLACK_ULPS`; pairs within the slack go to GJK.
     let size = ea[0] + ea[1] + ea[2] + eb[0] + eb[1] + eb[2] + a.radius + b.radius;
-    let slack = f32x8::splat(64.0 * f32::EPSILON)
+    let slack = f32x8::splat(BOX_AXES_SLACK_ULPS * f32::EPSILON)
         * (pose_a.translation.abs().max_element() + pose_b.translation.abs().max_element() + size);
     let scale = a.bounding_radius() + b.bounding_radius();
     let reach = a.margin() + b.margin() + f32x8::splat(TOUCH_TOLERANCE) * scale;
     let apart_beyond = reach + slack;
     let overlap_below = -slack;
 
-    let mut apart = Mask8::NONE;
-    let mut overlapping = Mask8::ALL;
+    let mut apart = MaskX8::NONE;
+    let mut overlapping = MaskX8::ALL;
     let mut axis = |g: f32x8| {
         apart |= g.gt(apart_beyond);
         overlapping &= g.lt(overlap_below);
@@ -131,7 +130,7 @@ mod tests {
         // Axis-aligned unit boxes along X: apart beyond 2 (touching at 2 and the
         // rounding band stay undecided). Their parallel edges make six cross
         // axes vanish, so overlap is never certified: GJK decides those.
-        let v = cuboids_sat_x8(&unit, &origin, &unit, &at(xs, Quat::IDENTITY), Mask8::ALL);
+        let v = cuboids_sat_x8(&unit, &origin, &unit, &at(xs, Quat::IDENTITY), MaskX8::ALL);
         assert_eq!(
             v.apart.to_bools(),
             [false, false, false, false, false, true, true, true]
@@ -155,11 +154,11 @@ mod tests {
             10.0,
         ]
         .map(|x| Vec3::new(x, 0.0, 0.0));
-        let v = cuboids_sat_x8(&unit, &origin, &unit, &at(xs, q), Mask8::ALL);
+        let v = cuboids_sat_x8(&unit, &origin, &unit, &at(xs, q), MaskX8::ALL);
         assert_eq!(v.overlapping.bitmask(), 0b0000_1111, "{v:?}");
         assert_eq!(v.apart.bitmask(), 0b1111_0000, "{v:?}");
         // Lanes outside `lanes` are never decided.
-        let v = cuboids_sat_x8(&unit, &origin, &unit, &at(xs, q), Mask8::first(3));
+        let v = cuboids_sat_x8(&unit, &origin, &unit, &at(xs, q), MaskX8::first(3));
         assert_eq!((v.overlapping | v.apart).bitmask(), 0b0000_0111);
     }
 
@@ -172,9 +171,9 @@ mod tests {
         let qb = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2) * Quat::from_rotation_y(-0.6);
         let lift = |z: f32| PoseX8::from_array([Pose::new(qb, Vec3::new(0.0, 0.0, z)).unwrap(); 8]);
         let pa = PoseX8::from_array([Pose::new(qa, Vec3::ZERO).unwrap(); 8]);
-        let far = cuboids_sat_x8(&bar, &pa, &bar, &lift(1.5), Mask8::ALL);
+        let far = cuboids_sat_x8(&bar, &pa, &bar, &lift(1.5), MaskX8::ALL);
         assert!(far.apart.all(), "{far:?}");
-        let near = cuboids_sat_x8(&bar, &pa, &bar, &lift(0.0), Mask8::ALL);
+        let near = cuboids_sat_x8(&bar, &pa, &bar, &lift(0.0), MaskX8::ALL);
         assert!(near.overlapping.all(), "{near:?}");
     }
 
@@ -188,7 +187,7 @@ mod tests {
         near.translation.x = f32x8::new([0.0, 0.0, 0.0, -3e38, 0.0, 0.0, 0.0, 0.0]);
         let q = Quat::from_euler(gjk_core::glam::EulerRot::XYZ, 0.3, 0.7, 1.1);
         far.rotation = PoseX8::from_array([Pose::new(q, Vec3::ZERO).unwrap(); 8]).rotation;
-        let v = cuboids_sat_x8(&unit, &near, &unit, &far, Mask8::ALL);
+        let v = cuboids_sat_x8(&unit, &near, &unit, &far, MaskX8::ALL);
         assert_eq!((v.apart | v.overlapping).bitmask() & 0b1110, 0, "{v:?}");
         assert!(v.overlapping.lane(0));
     }

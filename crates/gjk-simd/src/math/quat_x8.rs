@@ -3,9 +3,9 @@
 use glam::Quat;
 use wide::f32x8;
 
-use super::mask8::{CmpX8, Mask8, SelectX8};
-use super::mat3x8::Mat3x8;
-use super::vec3x8::Vec3x8;
+use super::mask_x8::{CmpX8, MaskX8, SelectX8};
+use super::mat3_x8::Mat3X8;
+use super::vec3_x8::Vec3X8;
 
 /// Eight quaternions `x i + y j + z k + w`, one per lane.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -104,29 +104,29 @@ impl QuatX8 {
 
     /// The rotation matrix of a unit quaternion.
     #[inline(always)]
-    pub fn to_mat3(self) -> Mat3x8 {
+    pub fn to_mat3(self) -> Mat3X8 {
         let (x2, y2, z2) = (self.x + self.x, self.y + self.y, self.z + self.z);
         let (xx, xy, xz) = (self.x * x2, self.x * y2, self.x * z2);
         let (yy, yz, zz) = (self.y * y2, self.y * z2, self.z * z2);
         let (wx, wy, wz) = (self.w * x2, self.w * y2, self.w * z2);
         let one = f32x8::ONE;
-        Mat3x8 {
-            x_axis: Vec3x8::new(one - (yy + zz), xy + wz, xz - wy),
-            y_axis: Vec3x8::new(xy - wz, one - (xx + zz), yz + wx),
-            z_axis: Vec3x8::new(xz + wy, yz - wx, one - (xx + yy)),
+        Mat3X8 {
+            x_axis: Vec3X8::new(one - (yy + zz), xy + wz, xz - wy),
+            y_axis: Vec3X8::new(xy - wz, one - (xx + zz), yz + wx),
+            z_axis: Vec3X8::new(xz + wy, yz - wx, one - (xx + yy)),
         }
     }
 
     /// Lanes whose four components are finite.
     #[inline(always)]
-    pub fn finite(self) -> Mask8 {
+    pub fn finite(self) -> MaskX8 {
         self.x.finite() & self.y.finite() & self.z.finite() & self.w.finite()
     }
 }
 
 impl SelectX8 for QuatX8 {
     #[inline(always)]
-    fn select_x8(m: Mask8, a: Self, b: Self) -> Self {
+    fn select_x8(m: MaskX8, a: Self, b: Self) -> Self {
         QuatX8 {
             x: m.select(a.x, b.x),
             y: m.select(a.y, b.y),
@@ -166,7 +166,7 @@ mod tests {
         let prod = (QuatX8::from(qa) * QuatX8::from(qb)).to_array();
         let m = QuatX8::from(qa).to_mat3();
         let v = Vec3::new(0.3, -1.2, 2.0);
-        let mv = m.mul_vec3(Vec3x8::splat(v)).to_array();
+        let mv = m.mul_vec3(Vec3X8::splat(v)).to_array();
         for i in 0..8 {
             assert!(prod[i].abs_diff_eq(qa[i] * qb[i], 1e-6));
             assert!((mv[i] - Mat3::from_quat(qa[i]) * v).length() < 1e-5);

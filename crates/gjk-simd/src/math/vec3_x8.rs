@@ -5,11 +5,11 @@ use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 use glam::Vec3;
 use wide::f32x8;
 
-use super::mask8::{CmpX8, Mask8, SelectX8};
+use super::mask_x8::{CmpX8, MaskX8, SelectX8};
 
 /// Eight `Vec3`s in structure-of-arrays form: lane `i` of `x`, `y`, `z` is vector `i`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Vec3x8 {
+pub struct Vec3X8 {
     /// The x components.
     pub x: f32x8,
     /// The y components.
@@ -18,9 +18,9 @@ pub struct Vec3x8 {
     pub z: f32x8,
 }
 
-impl Vec3x8 {
+impl Vec3X8 {
     /// Every lane zero.
-    pub const ZERO: Vec3x8 = Vec3x8 {
+    pub const ZERO: Vec3X8 = Vec3X8 {
         x: f32x8::ZERO,
         y: f32x8::ZERO,
         z: f32x8::ZERO,
@@ -78,14 +78,14 @@ impl Vec3x8 {
     /// Dot product per lane, `x·x' + y·y' + z·z'` accumulated with fused
     /// multiply-adds in that order.
     #[inline(always)]
-    pub fn dot(self, o: Vec3x8) -> f32x8 {
+    pub fn dot(self, o: Vec3X8) -> f32x8 {
         self.z.mul_add(o.z, self.y.mul_add(o.y, self.x * o.x))
     }
 
     /// Cross product per lane.
     #[inline(always)]
-    pub fn cross(self, o: Vec3x8) -> Vec3x8 {
-        Vec3x8::new(
+    pub fn cross(self, o: Vec3X8) -> Vec3X8 {
+        Vec3X8::new(
             self.y.mul_sub(o.z, self.z * o.y),
             self.z.mul_sub(o.x, self.x * o.z),
             self.x.mul_sub(o.y, self.y * o.x),
@@ -106,8 +106,8 @@ impl Vec3x8 {
 
     /// `self * s + add` per lane with fused multiply-adds.
     #[inline(always)]
-    pub fn mul_add(self, s: f32x8, add: Vec3x8) -> Vec3x8 {
-        Vec3x8::new(
+    pub fn mul_add(self, s: f32x8, add: Vec3X8) -> Vec3X8 {
+        Vec3X8::new(
             self.x.mul_add(s, add.x),
             self.y.mul_add(s, add.y),
             self.z.mul_add(s, add.z),
@@ -116,8 +116,8 @@ impl Vec3x8 {
 
     /// Component-wise absolute value, as glam's `Vec3::abs`.
     #[inline(always)]
-    pub fn abs(self) -> Vec3x8 {
-        Vec3x8::new(self.x.abs(), self.y.abs(), self.z.abs())
+    pub fn abs(self) -> Vec3X8 {
+        Vec3X8::new(self.x.abs(), self.y.abs(), self.z.abs())
     }
 
     /// The largest component, as glam's `Vec3::max_element`.
@@ -128,8 +128,8 @@ impl Vec3x8 {
 
     /// Each component clamped to `[lo, hi]`, as glam's `Vec3::clamp` (`lo <= hi`).
     #[inline(always)]
-    pub fn clamp(self, lo: Vec3x8, hi: Vec3x8) -> Vec3x8 {
-        Vec3x8::new(
+    pub fn clamp(self, lo: Vec3X8, hi: Vec3X8) -> Vec3X8 {
+        Vec3X8::new(
             self.x.max(lo.x).min(hi.x),
             self.y.max(lo.y).min(hi.y),
             self.z.max(lo.z).min(hi.z),
@@ -138,21 +138,21 @@ impl Vec3x8 {
 
     /// Lanes whose three components are all finite.
     #[inline(always)]
-    pub fn finite(self) -> Mask8 {
+    pub fn finite(self) -> MaskX8 {
         self.x.finite() & self.y.finite() & self.z.finite()
     }
 
     /// Lanes where `self` and `o` are equal component by component.
     #[inline(always)]
-    pub fn same(self, o: Vec3x8) -> Mask8 {
+    pub fn same(self, o: Vec3X8) -> MaskX8 {
         self.x.same(o.x) & self.y.same(o.y) & self.z.same(o.z)
     }
 }
 
-impl SelectX8 for Vec3x8 {
+impl SelectX8 for Vec3X8 {
     #[inline(always)]
-    fn select_x8(mask: Mask8, a: Self, b: Self) -> Self {
-        Vec3x8::new(
+    fn select_x8(mask: MaskX8, a: Self, b: Self) -> Self {
+        Vec3X8::new(
             mask.select(a.x, b.x),
             mask.select(a.y, b.y),
             mask.select(a.z, b.z),
@@ -160,70 +160,70 @@ impl SelectX8 for Vec3x8 {
     }
 }
 
-impl From<[Vec3; 8]> for Vec3x8 {
+impl From<[Vec3; 8]> for Vec3X8 {
     fn from(vs: [Vec3; 8]) -> Self {
         Self::from_array(vs)
     }
 }
 
-impl From<Vec3x8> for [Vec3; 8] {
-    fn from(v: Vec3x8) -> Self {
+impl From<Vec3X8> for [Vec3; 8] {
+    fn from(v: Vec3X8) -> Self {
         v.to_array()
     }
 }
 
-impl Add for Vec3x8 {
-    type Output = Vec3x8;
+impl Add for Vec3X8 {
+    type Output = Vec3X8;
     #[inline(always)]
-    fn add(self, o: Vec3x8) -> Vec3x8 {
-        Vec3x8::new(self.x + o.x, self.y + o.y, self.z + o.z)
+    fn add(self, o: Vec3X8) -> Vec3X8 {
+        Vec3X8::new(self.x + o.x, self.y + o.y, self.z + o.z)
     }
 }
 
-impl Sub for Vec3x8 {
-    type Output = Vec3x8;
+impl Sub for Vec3X8 {
+    type Output = Vec3X8;
     #[inline(always)]
-    fn sub(self, o: Vec3x8) -> Vec3x8 {
-        Vec3x8::new(self.x - o.x, self.y - o.y, self.z - o.z)
+    fn sub(self, o: Vec3X8) -> Vec3X8 {
+        Vec3X8::new(self.x - o.x, self.y - o.y, self.z - o.z)
     }
 }
 
-impl AddAssign for Vec3x8 {
+impl AddAssign for Vec3X8 {
     #[inline(always)]
-    fn add_assign(&mut self, o: Vec3x8) {
+    fn add_assign(&mut self, o: Vec3X8) {
         *self = *self + o;
     }
 }
 
-impl SubAssign for Vec3x8 {
+impl SubAssign for Vec3X8 {
     #[inline(always)]
-    fn sub_assign(&mut self, o: Vec3x8) {
+    fn sub_assign(&mut self, o: Vec3X8) {
         *self = *self - o;
     }
 }
 
-impl Mul<f32x8> for Vec3x8 {
-    type Output = Vec3x8;
+impl Mul<f32x8> for Vec3X8 {
+    type Output = Vec3X8;
     #[inline(always)]
-    fn mul(self, s: f32x8) -> Vec3x8 {
-        Vec3x8::new(self.x * s, self.y * s, self.z * s)
+    fn mul(self, s: f32x8) -> Vec3X8 {
+        Vec3X8::new(self.x * s, self.y * s, self.z * s)
     }
 }
 
-impl Mul<Vec3x8> for Vec3x8 {
-    type Output = Vec3x8;
+impl Mul<Vec3X8> for Vec3X8 {
+    type Output = Vec3X8;
     /// Component-wise product.
     #[inline(always)]
-    fn mul(self, o: Vec3x8) -> Vec3x8 {
-        Vec3x8::new(self.x * o.x, self.y * o.y, self.z * o.z)
+    fn mul(self, o: Vec3X8) -> Vec3X8 {
+        Vec3X8::new(self.x * o.x, self.y * o.y, self.z * o.z)
     }
 }
 
-impl Neg for Vec3x8 {
-    type Output = Vec3x8;
+impl Neg for Vec3X8 {
+    type Output = Vec3X8;
     #[inline(always)]
-    fn neg(self) -> Vec3x8 {
-        Vec3x8::new(-self.x, -self.y, -self.z)
+    fn neg(self) -> Vec3X8 {
+        Vec3X8::new(-self.x, -self.y, -self.z)
     }
 }
 
@@ -239,7 +239,7 @@ mod tests {
     fn matches_glam() {
         let a = sample();
         let b = a.map(|v| Vec3::new(v.z, v.y, v.x) * 1.5 - Vec3::ONE);
-        let (wa, wb) = (Vec3x8::from(a), Vec3x8::from(b));
+        let (wa, wb) = (Vec3X8::from(a), Vec3X8::from(b));
         let cross = wa.cross(wb).to_array();
         let dot = wa.dot(wb).to_array();
         for i in 0..8 {
@@ -249,7 +249,7 @@ mod tests {
         }
         assert_eq!((wa - wb + wb).to_array(), a);
         let (lo, hi) = (Vec3::new(-1.0, 0.0, 2.5), Vec3::new(1.0, 0.5, 3.0));
-        let clamped = wb.clamp(Vec3x8::splat(lo), Vec3x8::splat(hi)).to_array();
+        let clamped = wb.clamp(Vec3X8::splat(lo), Vec3X8::splat(hi)).to_array();
         for i in 0..8 {
             assert_eq!(wb.abs().lane(i), b[i].abs());
             assert_eq!(wb.max_element().to_array()[i], b[i].max_element());

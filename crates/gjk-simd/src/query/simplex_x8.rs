@@ -20,43 +20,26 @@
 //! (Ericson), on purpose: the differential tests then compare two independent
 //! solutions of the same sub-problem.
 
+use gjk_core::tolerance::{FLAT_TETRAHEDRON_X8, SLIVER_TRIANGLE_X8};
 use wide::f32x8;
 
-use crate::math::{CmpX8, Mask8, Vec3x8};
-
-/// A triangle whose squared normal is below this fraction of the product of its
-/// squared edge lengths (an angle below about 1e-5 rad at `w`) has no reliable
-/// face region in f32: its normal's direction error, about `f32::EPSILON / sin θ`,
-/// would exceed the angle itself. The edges bound it within `sin θ` of their length
-/// instead, so the face is skipped. Likewise a tetrahedron whose fourth vertex
-/// rises above the opposite face's plane by less than this (squared, relative to
-/// its edge) is flat: the signs of its barycentric weights are rounding noise, and
-/// a separated pair could be declared enclosed with weights in the millions.
-/// Specific to this sub-algorithm (the scalar solve works in f64), hence not in
-/// `gjk_core::tolerance`.
-const FLAT_SIN_SQ: f32 = 1e-10;
+use crate::math::{CmpX8, MaskX8, Vec3X8};
 
 /// Lanes where `w` stands off the plane of the triangle `p0 p1 p2` (normal
-/// `n_old`) by more than [`FLAT_SIN_SQ`] allows: only there does the tetrahedron
+/// `n_old`) by more than [`FLAT_TETRAHEDRON_X8`] allows: only there does the tetrahedron
 /// `w p0 p1 p2` have an interior that f32 can tell. Returns the mask and the
 /// height numerator `n_old · (w - p0)`.
 #[inline(always)]
-fn tetrahedron_not_flat(n_old: Vec3x8, p0: Vec3x8, w: Vec3x8) -> (Mask8, f32x8) {
+fn tetrahedron_not_flat(n_old: Vec3X8, p0: Vec3X8, w: Vec3X8) -> (MaskX8, f32x8) {
     let e = w - p0;
     let height = n_old.dot(e);
-    let bound = f32x8::splat(FLAT_SIN_SQ) * n_old.length_squared() * e.length_squared();
+    let bound = f32x8::splat(FLAT_TETRAHEDRON_X8) * n_old.length_squared() * e.length_squared();
     ((height * height).gt(bound), height)
 }
 
 /// The vertex pairs of the three triangles through `w`, with the slot of the vertex
 /// opposite each (the fourth vertex of the tetrahedron).
 const FACES: [(usize, usize, usize); 3] = [(0, 1, 2), (0, 2, 1), (1, 2, 0)];
-
-/// Below this squared sine of the angle at `w`, a triangle's normal is computed
-/// at its largest angle instead (see [`triangle_normal`]): above it, the plain
-/// cross product's direction error is under ten ulps, which moves the distance
-/// far less than the queries' tolerances.
-const SLIVER_SIN_SQ: f32 = 1e-2;
 
 /// The normal `d_i × d_j` of the triangle `w, w + d_i, w + d_j`, computed at its
 /// largest angle where the angle at `w` is small, and its squared length.
@@ -68,20 +51,20 @@ const SLIVER_SIN_SQ: f32 = 1e-2;
 /// produces slivers with one short edge; the angle opposite it is tiny and, when it
 /// sits at `w`, the naive normal stalls the loop several hundred ulps early. The
 /// largest angle, opposite the longest edge, is at least 60°. Most triangles
-/// are not slivers at `w` ([`SLIVER_SIN_SQ`]): when no lane of `active` has
+/// are not slivers at `w` ([`SLIVER_TRIANGLE_X8`]): when no lane of `active` has
 /// one, the other two products are skipped (a uniform branch; each lane's
 /// choice depends on its own triangle only).
 #[inline(always)]
 fn triangle_normal(
-    di: Vec3x8,
-    dj: Vec3x8,
+    di: Vec3X8,
+    dj: Vec3X8,
     ddi: f32x8,
     ddj: f32x8,
-    active: Mask8,
-) -> (Vec3x8, f32x8) {
+    active: MaskX8,
+) -> (Vec3X8, f32x8) {
     let at_w = di.cross(dj);
     let nn_w = at_w.length_squared();
-    let sliver = nn_w.lt(f32x8::splat(SLIVER_SIN_SQ) * ddi * ddj);
+    let sliver = nn_w.lt(f32x8::splat(SLIVER_TRIANGLE_X8) * ddi * ddj);
     if (sliver & active).none() {
         return (at_w, nn_w);
     }
@@ -101,8 +84,8 @@ fn triangle_normal(
 /// slot, with their squared lengths: what every candidate feature of both solves
 /// is built on.
 struct Edges {
-    w: Vec3x8,
-    d: [Vec3x8; 3],
+    w: Vec3X8,
+    d: [Vec3X8; 3],
     dd: [f32x8; 3],
 }
 
@@ -110,13 +93,13 @@ struct Edges {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SimplexX8 {
     /// Vertices of the Minkowski difference of the cores, `a - b`.
-    pub w: [Vec3x8; 3],
+    pub w: [Vec3X8; 3],
     /// The core points of A that produced them (A's frame); distance queries only.
     /// B's are `a - w`: one array less to carry and select every trip (B's
     /// witness picks up the rounding of one subtraction, an ulp of `|w|`).
-    pub a: [Vec3x8; 3],
+    pub a: [Vec3X8; 3],
     /// Which slots hold a vertex, per lane.
-    pub exists: [Mask8; 3],
+    pub exists: [MaskX8; 3],
     /// Barycentric weights of the current closest point (0 for empty slots).
     pub weights: [f32x8; 3],
 }
@@ -125,7 +108,7 @@ pub(crate) struct SimplexX8 {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Solved {
     /// The closest point of the simplex (with `w`) to the origin.
-    pub v: Vec3x8,
+    pub v: Vec3X8,
     /// `|v|²`.
     pub vv: f32x8,
     /// Weights of the three slots.
@@ -135,7 +118,7 @@ pub(crate) struct Solved {
     /// Lanes whose tetrahedron encloses the origin (then `v` is zero and all four
     /// weights are the origin's barycentric coordinates, up to a common factor
     /// from their rounding).
-    pub enclosed: Mask8,
+    pub enclosed: MaskX8,
 }
 
 /// The nearest feature found by [`SimplexX8::solve_boolean`]: which old vertices it
@@ -143,19 +126,19 @@ pub(crate) struct Solved {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SolvedBoolean {
     /// The closest point of the simplex (with `w`) to the origin.
-    pub v: Vec3x8,
+    pub v: Vec3X8,
     /// `|v|²`.
     pub vv: f32x8,
     /// Which slots the nearest feature keeps.
-    pub keep: [Mask8; 3],
+    pub keep: [MaskX8; 3],
     /// Lanes whose tetrahedron encloses the origin (then `v` is zero).
-    pub enclosed: Mask8,
+    pub enclosed: MaskX8,
 }
 
 impl Solved {
     /// Which slots the chosen feature keeps: those with a positive weight.
     #[inline(always)]
-    pub fn keep(&self) -> [Mask8; 3] {
+    pub fn keep(&self) -> [MaskX8; 3] {
         std::array::from_fn(|i| self.weights[i].gt(f32x8::ZERO))
     }
 }
@@ -163,11 +146,11 @@ impl Solved {
 impl SimplexX8 {
     /// The one-vertex simplex `{w}` in slot 0 in every lane.
     #[inline(always)]
-    pub fn single(w: Vec3x8, a: Vec3x8) -> Self {
+    pub fn single(w: Vec3X8, a: Vec3X8) -> Self {
         SimplexX8 {
             w: [w; 3],
             a: [a; 3],
-            exists: [Mask8::ALL, Mask8::NONE, Mask8::NONE],
+            exists: [MaskX8::ALL, MaskX8::NONE, MaskX8::NONE],
             weights: [f32x8::ONE, f32x8::ZERO, f32x8::ZERO],
         }
     }
@@ -175,8 +158,8 @@ impl SimplexX8 {
     /// The new point `w` with the edge vectors to the slots and their squared
     /// lengths ([`Edges`]).
     #[inline(always)]
-    fn edges_from(&self, w: Vec3x8) -> Edges {
-        let d: [Vec3x8; 3] = std::array::from_fn(|i| self.w[i] - w);
+    fn edges_from(&self, w: Vec3X8) -> Edges {
+        let d: [Vec3X8; 3] = std::array::from_fn(|i| self.w[i] - w);
         let dd = d.map(|di| di.length_squared());
         Edges { w, d, dd }
     }
@@ -195,9 +178,9 @@ impl SimplexX8 {
         weights: [f32x8; 3],
         pp: f32x8,
         best_vv: f32x8,
-    ) -> Mask8 {
+    ) -> MaskX8 {
         let zero = f32x8::ZERO;
-        let not_flat = nn.gt(f32x8::splat(FLAT_SIN_SQ) * dd[i] * dd[j]);
+        let not_flat = nn.gt(f32x8::splat(FLAT_TETRAHEDRON_X8) * dd[i] * dd[j]);
         self.exists[i]
             & self.exists[j]
             & not_flat
@@ -212,7 +195,7 @@ impl SimplexX8 {
     /// Voronoi feature when `0 < t < 1`. A zero-length edge gives a NaN `t`, which
     /// no comparison accepts.
     #[inline(always)]
-    fn edge_candidate(&self, i: usize, edges: &Edges, active: Mask8, best: &mut Solved) {
+    fn edge_candidate(&self, i: usize, edges: &Edges, active: MaskX8, best: &mut Solved) {
         let (w, d, dd) = (edges.w, &edges.d, &edges.dd);
         let (zero, one) = (f32x8::ZERO, f32x8::ONE);
         if (self.exists[i] & active).none() {
@@ -248,7 +231,7 @@ impl SimplexX8 {
         &self,
         (i, j, k): (usize, usize, usize),
         edges: &Edges,
-        active: Mask8,
+        active: MaskX8,
         best: &mut Solved,
         tet: &mut [f32x8; 3],
     ) {
@@ -287,7 +270,7 @@ impl SimplexX8 {
         &self,
         i: usize,
         edges: &Edges,
-        active: Mask8,
+        active: MaskX8,
         best: &mut SolvedBoolean,
     ) {
         let (w, d, dd) = (edges.w, &edges.d, &edges.dd);
@@ -322,9 +305,9 @@ impl SimplexX8 {
         &self,
         (i, j, k): (usize, usize, usize),
         edges: &Edges,
-        active: Mask8,
+        active: MaskX8,
         best: &mut SolvedBoolean,
-        opposite_side: &mut [Mask8; 3],
+        opposite_side: &mut [MaskX8; 3],
     ) {
         let (w, d, dd) = (edges.w, &edges.d, &edges.dd);
         if (self.exists[i] & self.exists[j] & active).none() {
@@ -351,7 +334,7 @@ impl SimplexX8 {
 
     /// Lanes where `w` is already a vertex (GJK can make no more progress).
     #[inline(always)]
-    pub fn contains(&self, w: Vec3x8) -> Mask8 {
+    pub fn contains(&self, w: Vec3X8) -> MaskX8 {
         (self.exists[0] & self.w[0].same(w))
             | (self.exists[1] & self.w[1].same(w))
             | (self.exists[2] & self.w[2].same(w))
@@ -366,7 +349,7 @@ impl SimplexX8 {
     /// depends on the skip. Triangle normals are computed at the largest angle
     /// (see [`triangle_normal`]): the distance query runs until rounding stalls it.
     #[inline(always)]
-    pub fn solve(&self, w: Vec3x8, active: Mask8) -> Solved {
+    pub fn solve(&self, w: Vec3X8, active: MaskX8) -> Solved {
         let zero = f32x8::ZERO;
         let one = f32x8::ONE;
         // Start from the vertex w itself, which is always valid.
@@ -375,7 +358,7 @@ impl SimplexX8 {
             vv: w.length_squared(),
             weights: [zero; 3],
             weight_w: one,
-            enclosed: Mask8::NONE,
+            enclosed: MaskX8::NONE,
         };
         let edges = self.edges_from(w);
         // The features are unrolled by hand (a helper per feature, called with
@@ -400,7 +383,7 @@ impl SimplexX8 {
         let tet_w = -n_old.dot(self.w[0]) / height;
         let enclosed =
             full & not_flat & tet[0].gt(zero) & tet[1].gt(zero) & tet[2].gt(zero) & tet_w.gt(zero);
-        best.v = enclosed.select(Vec3x8::ZERO, best.v);
+        best.v = enclosed.select(Vec3X8::ZERO, best.v);
         best.vv = enclosed.select(zero, best.vv);
         // Four separate divisions: the weights need not sum to one (the distance
         // query normalizes them once, where it forms the witnesses).
@@ -422,20 +405,20 @@ impl SimplexX8 {
     /// half the selects. Triangle normals are plain cross products: the boolean
     /// test stops long before their rounding matters.
     #[inline(always)]
-    pub fn solve_boolean(&self, w: Vec3x8, active: Mask8) -> SolvedBoolean {
+    pub fn solve_boolean(&self, w: Vec3X8, active: MaskX8) -> SolvedBoolean {
         let zero = f32x8::ZERO;
         let mut best = SolvedBoolean {
             v: w,
             vv: w.length_squared(),
-            keep: [Mask8::NONE; 3],
-            enclosed: Mask8::NONE,
+            keep: [MaskX8::NONE; 3],
+            enclosed: MaskX8::NONE,
         };
         let edges = self.edges_from(w);
         // Unrolled by hand, as in `solve`.
         self.edge_candidate_boolean(0, &edges, active, &mut best);
         self.edge_candidate_boolean(1, &edges, active, &mut best);
         self.edge_candidate_boolean(2, &edges, active, &mut best);
-        let mut opposite_side = [Mask8::NONE; 3];
+        let mut opposite_side = [MaskX8::NONE; 3];
         let sides = &mut opposite_side;
         self.face_candidate_boolean(FACES[0], &edges, active, &mut best, sides);
         self.face_candidate_boolean(FACES[1], &edges, active, &mut best, sides);
@@ -450,7 +433,7 @@ impl SimplexX8 {
         let w_side = (n_old.dot(self.w[0]) * height).lt(zero);
         let enclosed =
             full & not_flat & opposite_side[0] & opposite_side[1] & opposite_side[2] & w_side;
-        best.v = enclosed.select(Vec3x8::ZERO, best.v);
+        best.v = enclosed.select(Vec3X8::ZERO, best.v);
         best.vv = enclosed.select(zero, best.vv);
         best.enclosed = enclosed;
         best
@@ -463,11 +446,11 @@ impl SimplexX8 {
     #[inline(always)]
     pub fn update<const WITNESS: bool>(
         &mut self,
-        mask: Mask8,
-        keep: [Mask8; 3],
+        mask: MaskX8,
+        keep: [MaskX8; 3],
         solved: Option<&Solved>,
-        w: Vec3x8,
-        a: Vec3x8,
+        w: Vec3X8,
+        a: Vec3X8,
     ) {
         let into = [!keep[0], keep[0] & !keep[1], keep[0] & keep[1] & !keep[2]];
         for k in 0..3 {
@@ -487,15 +470,15 @@ impl SimplexX8 {
     /// The witness points `Σ λ_i a_i` and `Σ λ_i b_i` (`b_i = a_i - w_i`) of the
     /// current weights.
     #[inline(always)]
-    pub fn witnesses(&self) -> (Vec3x8, Vec3x8) {
-        let mut pa = Vec3x8::ZERO;
-        let mut pb = Vec3x8::ZERO;
+    pub fn witnesses(&self) -> (Vec3X8, Vec3X8) {
+        let mut pa = Vec3X8::ZERO;
+        let mut pb = Vec3X8::ZERO;
         for k in 0..3 {
             // Empty slots have weight 0 but may hold stale, even non-finite, data:
             // select them away rather than multiply by zero.
             let l = self.exists[k].select(self.weights[k], f32x8::ZERO);
-            let a = self.exists[k].select(self.a[k], Vec3x8::ZERO);
-            let b = self.exists[k].select(self.a[k] - self.w[k], Vec3x8::ZERO);
+            let a = self.exists[k].select(self.a[k], Vec3X8::ZERO);
+            let b = self.exists[k].select(self.a[k] - self.w[k], Vec3X8::ZERO);
             pa = a.mul_add(l, pa);
             pb = b.mul_add(l, pb);
         }
@@ -510,12 +493,12 @@ mod tests {
     use super::*;
 
     fn simplex(points: &[Vec3]) -> SimplexX8 {
-        let p0 = Vec3x8::splat(points[0]);
+        let p0 = Vec3X8::splat(points[0]);
         let mut s = SimplexX8::single(p0, p0);
         for (k, p) in points.iter().enumerate().skip(1) {
-            s.w[k] = Vec3x8::splat(*p);
+            s.w[k] = Vec3X8::splat(*p);
             s.a[k] = s.w[k];
-            s.exists[k] = Mask8::ALL;
+            s.exists[k] = MaskX8::ALL;
         }
         s
     }
@@ -524,13 +507,13 @@ mod tests {
     fn segment_triangle_and_tetrahedron() {
         // Segment: closest point (1, 0, 0) in the edge interior.
         let s = simplex(&[Vec3::new(1.0, 1.0, 0.0)]);
-        let r = s.solve(Vec3x8::splat(Vec3::new(1.0, -1.0, 0.0)), Mask8::ALL);
+        let r = s.solve(Vec3X8::splat(Vec3::new(1.0, -1.0, 0.0)), MaskX8::ALL);
         assert!((r.v.lane(3) - Vec3::X).length() < 1e-6);
         assert!((r.weights[0].to_array()[0] - 0.5).abs() < 1e-6);
 
         // Triangle face region.
         let s = simplex(&[Vec3::new(-1.0, -1.0, 2.0), Vec3::new(3.0, -1.0, 2.0)]);
-        let r = s.solve(Vec3x8::splat(Vec3::new(-1.0, 3.0, 2.0)), Mask8::ALL);
+        let r = s.solve(Vec3X8::splat(Vec3::new(-1.0, 3.0, 2.0)), MaskX8::ALL);
         assert!((r.v.lane(0) - Vec3::new(0.0, 0.0, 2.0)).length() < 1e-6);
         let sum = r.weights[0] + r.weights[1] + r.weight_w;
         assert!((sum.to_array()[5] - 1.0).abs() < 1e-6);
@@ -542,7 +525,7 @@ mod tests {
             Vec3::new(-1.0, -1.0, -1.0),
         ];
         let s = simplex(&pts);
-        let r = s.solve(Vec3x8::splat(Vec3::new(0.0, 0.0, 1.0)), Mask8::ALL);
+        let r = s.solve(Vec3X8::splat(Vec3::new(0.0, 0.0, 1.0)), MaskX8::ALL);
         assert!(r.enclosed.all());
         let mut centre = Vec3::new(0.0, 0.0, 1.0) * r.weight_w.to_array()[0];
         for (k, p) in pts.iter().enumerate() {
@@ -553,7 +536,7 @@ mod tests {
         // Shifted away: nearest is the face z = 2 (p0 p1 p2 with w above).
         let up = Vec3::new(0.0, 0.0, 3.0);
         let s = simplex(&pts.map(|p| p + up));
-        let r = s.solve(Vec3x8::splat(Vec3::new(0.0, 0.0, 1.0) + up), Mask8::ALL);
+        let r = s.solve(Vec3X8::splat(Vec3::new(0.0, 0.0, 1.0) + up), MaskX8::ALL);
         assert!(r.enclosed.none());
         // The old face is not a candidate (it lacks w); the nearest feature through
         // w is then at distance >= 2.
@@ -578,17 +561,17 @@ mod tests {
             let pts: Vec<Vec3> = (0..size)
                 .map(|_| Vec3::new(next(), next(), next()))
                 .collect();
-            let (old, w) = (&pts[..size - 1], Vec3x8::splat(pts[size - 1]));
+            let (old, w) = (&pts[..size - 1], Vec3X8::splat(pts[size - 1]));
             let s = if old.is_empty() {
                 SimplexX8 {
-                    exists: [Mask8::NONE; 3],
+                    exists: [MaskX8::NONE; 3],
                     ..simplex(&[Vec3::ZERO])
                 }
             } else {
                 simplex(old)
             };
-            let weighted = s.solve(w, Mask8::ALL);
-            let lean = s.solve_boolean(w, Mask8::ALL);
+            let weighted = s.solve(w, MaskX8::ALL);
+            let lean = s.solve_boolean(w, MaskX8::ALL);
             let context = format!("case {case}: points {pts:?}");
             assert_eq!(
                 weighted.enclosed.lane(0),

@@ -2,10 +2,10 @@
 
 use gjk_core::Pose;
 
-use super::mask8::Mask8;
-use super::mat3x8::Mat3x8;
-use super::quatx8::QuatX8;
-use super::vec3x8::Vec3x8;
+use super::mask_x8::MaskX8;
+use super::mat3_x8::Mat3X8;
+use super::quat_x8::QuatX8;
+use super::vec3_x8::Vec3X8;
 
 /// Eight rigid motions (rotate, then translate), one per lane: the wide twin of
 /// [`gjk_core::Pose`].
@@ -17,21 +17,21 @@ pub struct PoseX8 {
     /// Unit rotations.
     pub rotation: QuatX8,
     /// Translations.
-    pub translation: Vec3x8,
+    pub translation: Vec3X8,
 }
 
 impl PoseX8 {
     /// The identity in every lane.
     pub const IDENTITY: PoseX8 = PoseX8 {
         rotation: QuatX8::IDENTITY,
-        translation: Vec3x8::ZERO,
+        translation: Vec3X8::ZERO,
     };
 
     /// Pose `i` of `poses` in lane `i`.
     pub fn from_array(poses: [Pose; 8]) -> Self {
         PoseX8 {
             rotation: QuatX8::from_array(poses.map(|p| p.rotation())),
-            translation: Vec3x8::from_array(poses.map(|p| p.translation())),
+            translation: Vec3X8::from_array(poses.map(|p| p.translation())),
         }
     }
 
@@ -68,26 +68,26 @@ impl PoseX8 {
     /// The translation of [`PoseX8::relative`] alone: `other`'s origin in this
     /// pose's frame (bit-identical to `self.relative(other).translation`).
     #[inline(always)]
-    pub fn relative_translation(&self, other: &PoseX8) -> Vec3x8 {
+    pub fn relative_translation(&self, other: &PoseX8) -> Vec3X8 {
         let inv = self.rotation.conjugate();
         inv.to_mat3().mul_vec3(other.translation - self.translation)
     }
 
     /// The rotation as a matrix.
     #[inline(always)]
-    pub fn rotation_matrix(&self) -> Mat3x8 {
+    pub fn rotation_matrix(&self) -> Mat3X8 {
         self.rotation.to_mat3()
     }
 
     /// Maps local points to the parent frame.
     #[inline(always)]
-    pub fn transform_point(&self, p: Vec3x8) -> Vec3x8 {
+    pub fn transform_point(&self, p: Vec3X8) -> Vec3X8 {
         self.rotation_matrix().mul_vec3(p) + self.translation
     }
 
     /// Lanes whose seven numbers are finite.
     #[inline(always)]
-    pub fn finite(&self) -> Mask8 {
+    pub fn finite(&self) -> MaskX8 {
         self.rotation.finite() & self.translation.finite()
     }
 }

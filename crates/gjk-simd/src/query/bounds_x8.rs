@@ -8,22 +8,22 @@
 //! [`BOX_BALL_SLACK_ULPS`], same touch tolerance), so a verdict is as sound as
 //! the scalar one; lanes never mix (each lane's answer depends on its inputs only).
 
-use gjk_core::query::bounds::{BALL_SLACK_ULPS, BOX_BALL_SLACK_ULPS, BOX_BOX_SLACK_ULPS};
 use gjk_core::tolerance::TOUCH_TOLERANCE;
+use gjk_core::tolerance::{BALL_SLACK_ULPS, BOX_BALL_SLACK_ULPS, BOX_BOX_SLACK_ULPS};
 use wide::f32x8;
 
-use crate::math::{CmpX8, Mask8, Mat3x8, Vec3x8};
+use crate::math::{CmpX8, MaskX8, Mat3X8, Vec3X8};
 
 /// What the bounding balls tell of eight pairs.
 #[derive(Clone, Copy, Debug)]
 pub struct BoundsVerdictX8 {
     /// Lanes whose shapes are certainly farther apart than the touch tolerance.
-    pub apart: Mask8,
+    pub apart: MaskX8,
     /// Lanes whose shapes certainly overlap.
-    pub overlapping: Mask8,
+    pub overlapping: MaskX8,
     /// For the `overlapping` lanes, a point inside both shapes (world space);
     /// meaningless (possibly NaN) in the others.
-    pub inside: Vec3x8,
+    pub inside: Vec3X8,
 }
 
 /// `(apart, overlapping)` from a squared gap measure, as the scalar `verdicts`:
@@ -35,7 +35,7 @@ fn verdicts_x8(
     slack: f32x8,
     apart_at: f32x8,
     overlap_within: f32x8,
-) -> (Mask8, Mask8) {
+) -> (MaskX8, MaskX8) {
     let finite = gap_sq.finite() & slack.finite();
     let apart = finite & gap_sq.gt(apart_at * apart_at);
     let overlap =
@@ -49,8 +49,8 @@ fn verdicts_x8(
 /// inner radii `inner_a` and `inner_b`.
 #[inline(always)]
 pub fn ball_tests_x8(
-    centre_a: Vec3x8,
-    centre_b: Vec3x8,
+    centre_a: Vec3X8,
+    centre_b: Vec3X8,
     outer: f32x8,
     inner_a: f32x8,
     inner_b: f32x8,
@@ -80,11 +80,11 @@ pub fn ball_tests_x8(
 /// `outer` and `inner`.
 #[inline(always)]
 pub fn box_ball_tests_x8(
-    half_extents: Vec3x8,
+    half_extents: Vec3X8,
     margin: f32x8,
-    box_rotation: &Mat3x8,
-    box_centre: Vec3x8,
-    centre: Vec3x8,
+    box_rotation: &Mat3X8,
+    box_centre: Vec3X8,
+    centre: Vec3X8,
     outer: f32x8,
     inner: f32x8,
 ) -> BoundsVerdictX8 {
@@ -111,13 +111,13 @@ pub fn box_ball_tests_x8(
 }
 
 /// Eight placed boxes: half extents, rotation, centre.
-type PlacedBoxX8<'a> = (Vec3x8, &'a Mat3x8, Vec3x8);
+type PlacedBoxX8<'a> = (Vec3X8, &'a Mat3X8, Vec3X8);
 
 /// [`gjk_core::query::bounds::box_box_overlap`] for eight pairs of boxes:
 /// `(overlapping, inside)`, each box's point nearest the other's centre tested
 /// against the other box, A's point first.
 #[inline(always)]
-pub fn box_box_overlap_x8(a: PlacedBoxX8<'_>, b: PlacedBoxX8<'_>) -> (Mask8, Vec3x8) {
+pub fn box_box_overlap_x8(a: PlacedBoxX8<'_>, b: PlacedBoxX8<'_>) -> (MaskX8, Vec3X8) {
     let slack = f32x8::splat(BOX_BOX_SLACK_ULPS * f32::EPSILON)
         * (a.2.abs().max_element() + b.2.abs().max_element() + a.0.length() + b.0.length());
     let (by_a, point_a) = nearest_point_inside(a, b, slack);
@@ -132,7 +132,7 @@ fn nearest_point_inside(
     (h, rotation, centre): PlacedBoxX8<'_>,
     (to_h, to_rotation, to_centre): PlacedBoxX8<'_>,
     slack: f32x8,
-) -> (Mask8, Vec3x8) {
+) -> (MaskX8, Vec3X8) {
     let local = rotation.transpose_mul_vec3(to_centre - centre);
     let point = rotation.mul_vec3(local.clamp(-h, h)) + centre;
     let depth = to_h - to_rotation.transpose_mul_vec3(point - to_centre).abs();
@@ -198,10 +198,10 @@ mod tests {
                 let inner = outer * rng.random_range(0.0..1.0);
                 (h, margin, Pose::new(q, t).unwrap(), c, outer, inner)
             });
-            let h = Vec3x8::from_array(lanes.map(|l| l.0));
+            let h = Vec3X8::from_array(lanes.map(|l| l.0));
             let margin = f32x8::new(lanes.map(|l| l.1));
             let pose = PoseX8::from_array(lanes.map(|l| l.2));
-            let centre = Vec3x8::from_array(lanes.map(|l| l.3));
+            let centre = Vec3X8::from_array(lanes.map(|l| l.3));
             let outer = f32x8::new(lanes.map(|l| l.4));
             let inner = f32x8::new(lanes.map(|l| l.5));
             let boxed = box_ball_tests_x8(
@@ -275,7 +275,7 @@ mod tests {
             };
             let lanes: [[(Vec3, Pose); 2]; 8] = std::array::from_fn(|_| [draw(), draw()]);
             let wide = |side: usize| {
-                let h = Vec3x8::from_array(lanes.map(|l| l[side].0));
+                let h = Vec3X8::from_array(lanes.map(|l| l[side].0));
                 let pose = PoseX8::from_array(lanes.map(|l| l[side].1));
                 (h, pose.rotation_matrix(), pose.translation)
             };

@@ -8,14 +8,15 @@
 //! shortcut. The answer then goes through the same finishing step as GJK's
 //! (`gjk_x8::finish_distance`): margins, touching, world space.
 
-use gjk_core::tolerance::TOUCH_TOLERANCE;
+use gjk_core::tolerance::{PARALLEL_SEGMENTS_SIN_SQ, TOUCH_TOLERANCE};
 use wide::f32x8;
 
-use crate::gjk_x8::{
-    CoreClosest, DistanceX8, IntersectionX8, finish_distance, pair_frame, shapes_finite, statuses,
-};
-use crate::math::{CmpX8, Mask8, PoseX8, Vec3x8};
-use crate::shapes::{CapsuleX8, RoundedX8, SphereX8, SupportMapX8};
+use super::gjk_x8::{CoreClosest, DistanceX8, IntersectionX8, finish_distance};
+use super::minkowski_x8::{pair_frame, shapes_finite};
+use super::status_x8::statuses;
+use crate::math::{CmpX8, MaskX8, PoseX8, Vec3X8};
+use crate::shapes::{CapsuleX8, RoundedX8, SphereX8};
+use crate::support_x8::SupportMapX8;
 
 /// Wide shapes whose core is a segment along the local Y axis, possibly of length
 /// zero (a point).
@@ -60,8 +61,8 @@ fn closest_cores<A: SegmentCoreX8, B: SegmentCoreX8>(
     pose_a: &PoseX8,
     b: &B,
     pose_b: &PoseX8,
-    lanes: Mask8,
-) -> (CoreClosest, Mask8, f32x8) {
+    lanes: MaskX8,
+) -> (CoreClosest, MaskX8, f32x8) {
     let zero = f32x8::ZERO;
     let scale = a.bounding_radius() + b.bounding_radius();
     let touch = f32x8::splat(TOUCH_TOLERANCE) * scale;
@@ -98,8 +99,8 @@ fn segment_closest_points<A: SegmentCoreX8, B: SegmentCoreX8>(
     pose_a: &PoseX8,
     b: &B,
     pose_b: &PoseX8,
-    lanes: Mask8,
-) -> (Vec3x8, Vec3x8, Mask8) {
+    lanes: MaskX8,
+) -> (Vec3X8, Vec3X8, MaskX8) {
     let zero = f32x8::ZERO;
     // B's segment direction is its Y axis in A's frame (a point core skips the
     // rotation: its half length is 0).
@@ -115,7 +116,7 @@ fn segment_closest_points<A: SegmentCoreX8, B: SegmentCoreX8>(
     // Parallel (or a point core): any s gives a closest pair once t and s are
     // clamped in turn; take the centre.
     let s_free = denom
-        .gt(f32x8::splat(1e-12))
+        .gt(f32x8::splat(PARALLEL_SEGMENTS_SIN_SQ))
         .select((g - k * f) / denom, zero);
     let s1 = s_free.max(-ha).min(ha);
     // The closest t to A's point s1; if it leaves B's segment, clamp it and take
@@ -125,7 +126,7 @@ fn segment_closest_points<A: SegmentCoreX8, B: SegmentCoreX8>(
     let clamped = !t.same(t_raw);
     let s = clamped.select((g + k * t).max(-ha).min(ha), s1);
 
-    (Vec3x8::new(zero, s, zero), u.mul_add(t, c), valid)
+    (Vec3X8::new(zero, s, zero), u.mul_add(t, c), valid)
 }
 
 /// [`crate::distance_x8`] for point and segment cores, in closed form: the same
@@ -135,10 +136,10 @@ pub fn segments_distance_x8<A: SegmentCoreX8, B: SegmentCoreX8>(
     pose_a: &PoseX8,
     b: &B,
     pose_b: &PoseX8,
-    lanes: Mask8,
+    lanes: MaskX8,
 ) -> DistanceX8 {
     let (cores, valid, touch) = closest_cores(a, pose_a, b, pose_b, lanes);
-    let status = statuses(!valid, Mask8::NONE, Mask8::NONE);
+    let status = statuses(!valid, MaskX8::NONE, MaskX8::NONE);
     let margins = (a.margin(), b.margin());
     // Two point cores were met in world space already.
     let frame = (!point_cores::<A, B>()).then_some(pose_a);
@@ -153,14 +154,14 @@ pub fn segments_intersect_x8<A: SegmentCoreX8, B: SegmentCoreX8>(
     pose_a: &PoseX8,
     b: &B,
     pose_b: &PoseX8,
-    lanes: Mask8,
+    lanes: MaskX8,
 ) -> IntersectionX8 {
     let (cores, valid, touch) = closest_cores(a, pose_a, b, pose_b, lanes);
     let reach = a.margin() + b.margin() + touch;
     IntersectionX8 {
         intersecting: cores.core_distance.le(reach) & valid,
         iterations: [0; 8],
-        status: statuses(!valid, Mask8::NONE, Mask8::NONE),
+        status: statuses(!valid, MaskX8::NONE, MaskX8::NONE),
     }
 }
 
@@ -170,7 +171,7 @@ mod tests {
     use gjk_core::{Capsule, Pose, Sphere};
 
     use super::*;
-    use crate::gjk_x8::LaneStatus;
+    use gjk_core::Status;
 
     fn capsules(h: f32, r: f32) -> CapsuleX8 {
         CapsuleX8::from_array([Capsule::new(h, r).unwrap(); 8])
@@ -184,29 +185,29 @@ mod tests {
             |q: Quat, ts: [Vec3; 8]| PoseX8::from_array(ts.map(|t| Pose::new(q, t).unwrap()));
         // Crossed at right angles (B along X), B 1 unit up Z: core distance 1.
         let cross = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
-        let d = segments_distance_x8(&a, &origin, &a, &poses(cross, [Vec3::Z; 8]), Mask8::ALL);
+        let d = segments_distance_x8(&a, &origin, &a, &poses(cross, [Vec3::Z; 8]), MaskX8::ALL);
         assert!((d.distance.to_array()[0] - 0.5).abs() < 1e-6, "{d:?}");
         assert!((d.normal.lane(0) - Vec3::Z).length() < 1e-6);
         // Parallel, side by side 2 apart and shifted along the axis: distance 1.5.
         let ts = [Vec3::new(2.0, 0.5, 0.0); 8];
-        let d = segments_distance_x8(&a, &origin, &a, &poses(Quat::IDENTITY, ts), Mask8::ALL);
+        let d = segments_distance_x8(&a, &origin, &a, &poses(Quat::IDENTITY, ts), MaskX8::ALL);
         assert!((d.distance.to_array()[3] - 1.5).abs() < 1e-6, "{d:?}");
         // End to end along the axis: 3 - 2 core gap, minus radii.
         let ts = [Vec3::new(0.0, 3.0, 0.0); 8];
-        let d = segments_distance_x8(&a, &origin, &a, &poses(Quat::IDENTITY, ts), Mask8::ALL);
+        let d = segments_distance_x8(&a, &origin, &a, &poses(Quat::IDENTITY, ts), MaskX8::ALL);
         assert!((d.distance.to_array()[5] - 0.5).abs() < 1e-6, "{d:?}");
         assert!((d.point_a.lane(5) - Vec3::new(0.0, 1.25, 0.0)).length() < 1e-6);
         // Overlapping: distance 0, intersecting.
         let ts = [Vec3::new(0.3, 0.0, 0.0); 8];
         let b = poses(cross, ts);
         assert_eq!(
-            segments_distance_x8(&a, &origin, &a, &b, Mask8::ALL)
+            segments_distance_x8(&a, &origin, &a, &b, MaskX8::ALL)
                 .distance
                 .to_array()[0],
             0.0
         );
         assert!(
-            segments_intersect_x8(&a, &origin, &a, &b, Mask8::ALL)
+            segments_intersect_x8(&a, &origin, &a, &b, MaskX8::ALL)
                 .intersecting
                 .all()
         );
@@ -219,12 +220,12 @@ mod tests {
         let mut b =
             PoseX8::from_array([Pose::new(Quat::IDENTITY, Vec3::new(3.0, 0.0, 4.0)).unwrap(); 8]);
         b.translation.x = f32x8::new([3.0, f32::NAN, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0]);
-        let d = segments_distance_x8(&s, &origin, &s, &b, Mask8::first(7));
+        let d = segments_distance_x8(&s, &origin, &s, &b, MaskX8::first(7));
         assert!((d.distance.to_array()[0] - 4.0).abs() < 1e-6);
-        assert_eq!(d.status[1], LaneStatus::InvalidInput);
+        assert_eq!(d.status[1], Status::InvalidInput);
         assert!(d.distance.to_array()[1].is_nan());
-        assert_eq!(d.status[7], LaneStatus::InvalidInput);
-        assert_eq!(d.status[2], LaneStatus::Converged);
+        assert_eq!(d.status[7], Status::InvalidInput);
+        assert_eq!(d.status[2], Status::Converged);
         assert_eq!(d.iterations, [0; 8]);
     }
 }

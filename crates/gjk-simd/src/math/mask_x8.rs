@@ -11,30 +11,30 @@ use wide::f32x8;
 /// value, and so that every mask in the kernels carries a predicate name
 /// (`terminated`, `intersected`, ...).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Mask8(f32x8);
+pub struct MaskX8(f32x8);
 
 /// Lane-wise selection between two wide values (`if mask { a } else { b }` per lane).
 pub trait SelectX8: Sized {
     /// Per lane: `if_true` where `mask` is set, `if_false` elsewhere.
-    fn select_x8(mask: Mask8, if_true: Self, if_false: Self) -> Self;
+    fn select_x8(mask: MaskX8, if_true: Self, if_false: Self) -> Self;
 }
 
 impl SelectX8 for f32x8 {
     #[inline(always)]
-    fn select_x8(mask: Mask8, if_true: Self, if_false: Self) -> Self {
+    fn select_x8(mask: MaskX8, if_true: Self, if_false: Self) -> Self {
         select_bits(mask.0, if_true, if_false)
     }
 }
 
-impl SelectX8 for Mask8 {
+impl SelectX8 for MaskX8 {
     #[inline(always)]
-    fn select_x8(mask: Mask8, if_true: Self, if_false: Self) -> Self {
-        Mask8(select_bits(mask.0, if_true.0, if_false.0))
+    fn select_x8(mask: MaskX8, if_true: Self, if_false: Self) -> Self {
+        MaskX8(select_bits(mask.0, if_true.0, if_false.0))
     }
 }
 
 /// `if_true` where the lanes of `mask` are all ones, `if_false` where they are
-/// all zeros (a [`Mask8`] holds nothing else).
+/// all zeros (a [`MaskX8`] holds nothing else).
 ///
 /// With AVX-512 the bitwise form `(mask & t) | (!mask & f)` is one `vpternlogd`,
 /// while a `blendv` is lowered to a move of the vector mask into a mask register
@@ -54,11 +54,11 @@ fn select_bits(mask: f32x8, if_true: f32x8, if_false: f32x8) -> f32x8 {
     }
 }
 
-impl Mask8 {
+impl MaskX8 {
     /// No lane set.
-    pub const NONE: Mask8 = Mask8(f32x8::ZERO);
+    pub const NONE: MaskX8 = MaskX8(f32x8::ZERO);
     /// Every lane set.
-    pub const ALL: Mask8 = Mask8(f32x8::new([f32::from_bits(u32::MAX); 8]));
+    pub const ALL: MaskX8 = MaskX8(f32x8::new([f32::from_bits(u32::MAX); 8]));
 
     /// The mask with lane `i` set iff `lanes[i]`.
     pub fn from_bools(lanes: [bool; 8]) -> Self {
@@ -80,14 +80,14 @@ impl Mask8 {
         let weight = f32x8::new([1.0, 0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125]);
         let shifted = (f32x8::splat(f32::from(bits)) * weight).floor();
         let half = shifted * f32x8::splat(0.5);
-        Mask8(half.floor().simd_ne(half))
+        MaskX8(half.floor().simd_ne(half))
     }
 
     /// The first `n` lanes set (`n` is clamped to 8).
     #[inline(always)]
     pub fn first(n: usize) -> Self {
         let lane = f32x8::new([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]);
-        Mask8(lane.simd_lt(f32x8::splat(n.min(8) as f32)))
+        MaskX8(lane.simd_lt(f32x8::splat(n.min(8) as f32)))
     }
 
     /// Bit `i` set iff lane `i` is set.
@@ -128,7 +128,7 @@ impl Mask8 {
 
     /// `self && !other` per lane.
     #[inline(always)]
-    pub fn and_not(self, other: Mask8) -> Mask8 {
+    pub fn and_not(self, other: MaskX8) -> MaskX8 {
         self & !other
     }
 
@@ -139,41 +139,41 @@ impl Mask8 {
     }
 }
 
-impl BitAnd for Mask8 {
-    type Output = Mask8;
+impl BitAnd for MaskX8 {
+    type Output = MaskX8;
     #[inline(always)]
-    fn bitand(self, rhs: Mask8) -> Mask8 {
-        Mask8(self.0 & rhs.0)
+    fn bitand(self, rhs: MaskX8) -> MaskX8 {
+        MaskX8(self.0 & rhs.0)
     }
 }
 
-impl BitOr for Mask8 {
-    type Output = Mask8;
+impl BitOr for MaskX8 {
+    type Output = MaskX8;
     #[inline(always)]
-    fn bitor(self, rhs: Mask8) -> Mask8 {
-        Mask8(self.0 | rhs.0)
+    fn bitor(self, rhs: MaskX8) -> MaskX8 {
+        MaskX8(self.0 | rhs.0)
     }
 }
 
-impl BitAndAssign for Mask8 {
+impl BitAndAssign for MaskX8 {
     #[inline(always)]
-    fn bitand_assign(&mut self, rhs: Mask8) {
+    fn bitand_assign(&mut self, rhs: MaskX8) {
         *self = *self & rhs;
     }
 }
 
-impl BitOrAssign for Mask8 {
+impl BitOrAssign for MaskX8 {
     #[inline(always)]
-    fn bitor_assign(&mut self, rhs: Mask8) {
+    fn bitor_assign(&mut self, rhs: MaskX8) {
         *self = *self | rhs;
     }
 }
 
-impl Not for Mask8 {
-    type Output = Mask8;
+impl Not for MaskX8 {
+    type Output = MaskX8;
     #[inline(always)]
-    fn not(self) -> Mask8 {
-        Mask8(self.0 ^ Mask8::ALL.0)
+    fn not(self) -> MaskX8 {
+        MaskX8(self.0 ^ MaskX8::ALL.0)
     }
 }
 
@@ -181,43 +181,43 @@ impl Not for Mask8 {
 /// false everywhere (ordered comparisons), so a NaN lane never satisfies a test.
 pub trait CmpX8 {
     /// `self < rhs` per lane.
-    fn lt(self, rhs: Self) -> Mask8;
+    fn lt(self, rhs: Self) -> MaskX8;
     /// `self <= rhs` per lane.
-    fn le(self, rhs: Self) -> Mask8;
+    fn le(self, rhs: Self) -> MaskX8;
     /// `self > rhs` per lane.
-    fn gt(self, rhs: Self) -> Mask8;
+    fn gt(self, rhs: Self) -> MaskX8;
     /// `self >= rhs` per lane.
-    fn ge(self, rhs: Self) -> Mask8;
+    fn ge(self, rhs: Self) -> MaskX8;
     /// `self == rhs` per lane.
-    fn same(self, rhs: Self) -> Mask8;
+    fn same(self, rhs: Self) -> MaskX8;
     /// Finite (not NaN, not infinite) per lane.
-    fn finite(self) -> Mask8;
+    fn finite(self) -> MaskX8;
 }
 
 impl CmpX8 for f32x8 {
     #[inline(always)]
-    fn lt(self, rhs: Self) -> Mask8 {
-        Mask8(self.simd_lt(rhs))
+    fn lt(self, rhs: Self) -> MaskX8 {
+        MaskX8(self.simd_lt(rhs))
     }
     #[inline(always)]
-    fn le(self, rhs: Self) -> Mask8 {
-        Mask8(self.simd_le(rhs))
+    fn le(self, rhs: Self) -> MaskX8 {
+        MaskX8(self.simd_le(rhs))
     }
     #[inline(always)]
-    fn gt(self, rhs: Self) -> Mask8 {
-        Mask8(self.simd_gt(rhs))
+    fn gt(self, rhs: Self) -> MaskX8 {
+        MaskX8(self.simd_gt(rhs))
     }
     #[inline(always)]
-    fn ge(self, rhs: Self) -> Mask8 {
-        Mask8(self.simd_ge(rhs))
+    fn ge(self, rhs: Self) -> MaskX8 {
+        MaskX8(self.simd_ge(rhs))
     }
     #[inline(always)]
-    fn same(self, rhs: Self) -> Mask8 {
-        Mask8(self.simd_eq(rhs))
+    fn same(self, rhs: Self) -> MaskX8 {
+        MaskX8(self.simd_eq(rhs))
     }
     #[inline(always)]
-    fn finite(self) -> Mask8 {
-        Mask8(self.is_finite())
+    fn finite(self) -> MaskX8 {
+        MaskX8(self.is_finite())
     }
 }
 
@@ -228,13 +228,13 @@ mod tests {
     #[test]
     fn bits_roundtrip() {
         for bits in 0..=u8::MAX {
-            assert_eq!(Mask8::from_bitmask(bits).bitmask(), bits);
+            assert_eq!(MaskX8::from_bitmask(bits).bitmask(), bits);
         }
-        assert_eq!(Mask8::first(3).bitmask(), 0b111);
-        assert_eq!(Mask8::first(9).bitmask(), 0xFF);
-        assert_eq!((!Mask8::first(3)).bitmask(), 0xF8);
-        assert!(Mask8::ALL.all() && Mask8::NONE.none());
-        let m = Mask8::from_bools([true, false, true, false, false, false, false, true]);
+        assert_eq!(MaskX8::first(3).bitmask(), 0b111);
+        assert_eq!(MaskX8::first(9).bitmask(), 0xFF);
+        assert_eq!((!MaskX8::first(3)).bitmask(), 0xF8);
+        assert!(MaskX8::ALL.all() && MaskX8::NONE.none());
+        let m = MaskX8::from_bools([true, false, true, false, false, false, false, true]);
         assert_eq!(m.bitmask(), 0b1000_0101);
         assert!(m.to_bools()[2]);
     }
@@ -278,11 +278,11 @@ mod tests {
         let lanes = f32x8::new([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]);
         for bits in 0..=u8::MAX {
             let made = [
-                Mask8::from_bitmask(bits),
-                Mask8::from_bools(std::array::from_fn(|i| bits >> i & 1 == 1)),
+                MaskX8::from_bitmask(bits),
+                MaskX8::from_bools(std::array::from_fn(|i| bits >> i & 1 == 1)),
                 // The same lanes by a comparison and by mask logic.
-                Mask8::from_bitmask(bits) & lanes.ge(f32x8::ZERO),
-                !Mask8::from_bitmask(!bits) | Mask8::NONE,
+                MaskX8::from_bitmask(bits) & lanes.ge(f32x8::ZERO),
+                !MaskX8::from_bitmask(!bits) | MaskX8::NONE,
             ];
             for m in made {
                 let got = m.select(t, f);

@@ -1,0 +1,23 @@
+//! Per-lane statuses: how each lane of a wide query ended, as
+//! [`gjk_core::Status`] (the scalar type, one per lane).
+
+use gjk_core::Status;
+
+use crate::math::MaskX8;
+
+/// Assembles per-lane statuses from the masks of the ways a lane can end.
+#[inline(always)]
+pub(crate) fn statuses(invalid: MaskX8, degenerate: MaskX8, capped: MaskX8) -> [Status; 8] {
+    let (inv, deg, cap) = (invalid.bitmask(), degenerate.bitmask(), capped.bitmask());
+    std::array::from_fn(|i| {
+        if inv >> i & 1 == 1 {
+            Status::InvalidInput
+        } else if deg >> i & 1 == 1 {
+            Status::Degenerate
+        } else if cap >> i & 1 == 1 {
+            Status::IterationLimit
+        } else {
+            Status::Converged
+        }
+    })
+}

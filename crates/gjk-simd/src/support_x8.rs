@@ -1,0 +1,33 @@
+//! The wide support-mapping abstraction every wide query is written against: the
+//! twin of `gjk_core::SupportMap`, for eight shapes of one kind.
+
+use wide::f32x8;
+
+use crate::math::{MaskX8, Vec3X8};
+
+/// Eight convex shapes of one kind described by their support mappings, split into
+/// core and margin like [`gjk_core::SupportMap`].
+pub trait SupportMapX8 {
+    /// Whether every lane's core is the single point at the local origin (balls):
+    /// the kernels then skip the support call and the rotation of directions into
+    /// this shape's frame. The results are the same as with the general path.
+    const POINT_CORE: bool = false;
+
+    /// Per lane, the point of the core farthest along `dir` (local coordinates).
+    /// Only lanes in `active` need a meaningful answer: costly supports (hulls) skip
+    /// the rest, and the caller ignores what they return.
+    fn support_core(&self, dir: Vec3X8, active: MaskX8) -> Vec3X8;
+
+    /// Radius of the ball each core is dilated by.
+    fn margin(&self) -> f32x8 {
+        f32x8::ZERO
+    }
+
+    /// Radius of a ball about the local origin containing the whole shape, margin
+    /// included (the tolerances scale with it).
+    fn bounding_radius(&self) -> f32x8;
+
+    /// Lanes whose shape data is finite (the kernels report the others as invalid
+    /// input instead of iterating on NaN).
+    fn finite(&self) -> MaskX8;
+}
