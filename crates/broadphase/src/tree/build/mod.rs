@@ -1,4 +1,4 @@
-//! Top-down binned SAH construction (Wald 2007) of a [`DynamicTree`](crate::DynamicTree)
+//! Top-down binned SAH construction (Wald 2007) of a [`DynamicTree`]
 //! arena, without recursion.
 //!
 //! Each range of leaves is split on the axis where the leaf centres spread most. The
@@ -9,7 +9,7 @@
 //! Centres are kept doubled (`min + max`) to save a multiply per item.
 //!
 //! Above a few hundred leaves the top of the tree comes from a grid instead (see
-//! [`Grid`](grid::Grid)): the leaves are counting-sorted by cell along a Morton-like curve and each
+//! [`Grid`]): the leaves are counting-sorted by cell along a Morton-like curve and each
 //! large range is cut at its middle cell, so the binned passes over large ranges (each
 //! reads and partitions every item, the costly part of a build) are replaced by one
 //! sort. The SAH splits the ranges of at most [`GRID_LEAF`](grid::GRID_LEAF) items.

@@ -1,0 +1,323 @@
+//! [`Broadphase::update`]: the proxies in the move buffer query the tree in parallel
+//! chunks, each chunk compares the new partner lists with the old ones, and the
+//! results are applied to the pair state as the chunks finish.
+
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use rayon::prelude::*;
+
+use super::{Broadphase, Hot, Pair, ProxyId};
+use crate::DynamicTree;
+
+/// [`Broadphase::update`] cuts the moved proxies into this many parallel work items
+/// per thread, each of at least [`CHUNK_MIN`] and at most [`CHUNK_MAX`] proxies; one
+/// thread runs one item. Few large items keep `query_many`'s [`QUERY_GROUP`] queries
+/// in flight for longer (each item starts and drains a group) and pay fewer hand-offs,
+/// while four per thread still let the thread that starts first (the other one wakes
+/// up 50-70 us later) take more of them. About 300 escapes at 100k on 2 threads: 8
+/// items of 36 instead of 18 of 16, `update` 0.43-0.46 -> 0.39-0.42 ms (`profile_ops
+/// frame`, bench scene, two windows of 3 alternating rounds; 2 per thread 0.41-0.43
+/// ms, 3 per thread 0.39-0.48 ms).
+/// The results do not depend on the cut (see [`Applier`]).
+const CHUNKS_PER_THREAD: usize = 4;
+
+/// The smallest parallel work item of [`Broadphase::update`]: one group of queries.
+const CHUNK_MIN: usize = QUERY_GROUP;
+
+/// The largest parallel work item of [`Broadphase::update`], so that large batches are
+/// cut finely enough to balance.
+const CHUNK_MAX: usize = 256;
+
+/// Queries that [`query_chunk`] runs interleaved through `query_many` (one traversal
+/// stack each). 16 rather than 8 since `query_many` prefetches: one thread's `update`
+/// 0.52-0.54 -> 0.48-0.49 ms (`profile_ops frame`, bench scene, 3 alternating rounds;
+/// two threads within noise, each chunk now one group).
+const QUERY_GROUP: usize = 16;
+
+/// The pairs that began and ended during one [`Broadphase::update`], each list sorted
+/// by `(a.index, b.index)`.
+#[derive(Clone, Copy, Debug)]
+pub struct PairChanges<'a> {
+    /// Pairs whose fat boxes started overlapping.
+    pub began: &'a [Pair],
+    /// Pairs whose fat boxes stopped overlapping, or one of whose proxies was removed
+    /// (such pairs name the removed proxy's now-stale handle).
+    pub ended: &'a [Pair],
+}
+
+/// What one chunk of moved proxies produced in the parallel phase of
+/// [`Broadphase::update`]: new partner lists, and the pair changes they imply.
+struct ChunkResult {
+    /// The chunk's moved proxies with their new partner lists (in the allocations of
+    /// their old lists).
+    lists: Vec<(u32, Vec<u32>)>,
+    began: Vec<Pair>,
+    ended: Vec<Pair>,
+    /// Edits of unmoved proxies' partner lists.
+    patches: Vec<Patch>,
+}
+
+/// The pair state that [`Broadphase::update`] applies each [`ChunkResult`] to. Results
+/// may be applied in any order with the same outcome: a moved proxy's list is replaced
+/// by its own result only, each patch inserts or removes a distinct moved proxy in a
+/// sorted list (such edits commute), the pair count is a sum and the began and ended
+/// lists are sorted afterwards. So the parallel phase applies results as chunks
+/// finish, in whatever order, and the pair state does not depend on the thread count.
+struct Applier<'a> {
+    partners: &'a mut [Vec<u32>],
+    began: &'a mut Vec<Pair>,
+    ended: &'a mut Vec<Pair>,
+    pair_count: &'a mut usize,
+}
+
+impl Applier<'_> {
+    fn apply(&mut self, r: ChunkResult) {
+        for (p, list) in r.lists {
+            self.partners[p as usize] = list;
+        }
+        for patch in &r.patches {
+            let list = &mut self.partners[patch.q as usize];
+            match (list.binary_search(&patch.p), patch.began) {
+                (Err(at), true) => list.insert(at, patch.p),
+                (Ok(at), false) => {
+                    list.remove(at);
+                }
+                _ => {}
+            }
+        }
+        *self.pair_count += r.began.len();
+        *self.pair_count -= r.ended.len();
+        self.began.extend_from_slice(&r.began);
+        self.ended.extend_from_slice(&r.ended);
+    }
+}
+
+/// Add (`began`) or remove moved proxy `p` in the partner list of unmoved proxy `q`.
+#[derive(Clone, Copy)]
+struct Patch {
+    q: u32,
+    p: u32,
+    began: bool,
+}
+
+/// Locks `m`; a panic in another task (which `rayon` passes on anyway) does not make
+/// the data unusable here.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The handle of slot `s` (read-only form of [`Broadphase::id`] for the parallel phase).
+#[inline]
+fn id_of(hot: &[Hot], s: u32) -> ProxyId {
+    ProxyId::new(s, hot[s as usize].generation)
+}
+
+/// Queries the tree for the moved proxies `chunk` and compares each new partner list
+/// with the old one (`old`, taken out of the pair state, one per proxy of the chunk;
+/// their allocations are reused for the new lists). Reads shared state only, so
+/// chunks run in parallel; the result is applied by [`Applier`]. A pair of two moved
+/// proxies is settled by the smaller one (`moved` marks the batch), so the larger
+/// skips it.
+fn query_chunk(
+    tree: &DynamicTree,
+    hot: &[Hot],
+    old: &mut [Vec<u32>],
+    chunk: &[u32],
+) -> ChunkResult {
+    let mut stacks: [Vec<u32>; QUERY_GROUP] = std::array::from_fn(|_| Vec::with_capacity(64));
+    // Hits as (query, partner), sorted afterwards into one sorted list per query.
+    let mut hits: Vec<(u32, u32)> = Vec::with_capacity(chunk.len() * 8);
+    tree.query_many(
+        chunk.len(),
+        |i| hot[chunk[i] as usize].fat,
+        &mut stacks,
+        &mut |i, q| {
+            if q != chunk[i] {
+                hits.push((i as u32, q));
+            }
+        },
+    );
+    hits.sort_unstable();
+    let mut out = ChunkResult {
+        lists: Vec::with_capacity(chunk.len()),
+        began: Vec::new(),
+        ended: Vec::new(),
+        patches: Vec::new(),
+    };
+    let mut rest = &hits[..];
+    let mut new: Vec<u32> = Vec::new();
+    for (i, (&p, list)) in chunk.iter().zip(old).enumerate() {
+        let len = rest.partition_point(|h| h.0 == i as u32);
+        new.clear();
+        new.extend(rest[..len].iter().map(|h| h.1));
+        rest = &rest[len..];
+        diff_partners(
+            hot,
+            p,
+            list,
+            &new,
+            &mut out.began,
+            &mut out.ended,
+            &mut out.patches,
+        );
+        let mut list = std::mem::take(list);
+        list.clear();
+        list.extend_from_slice(&new);
+        out.lists.push((p, list));
+    }
+    out
+}
+
+/// The pairs of moved proxy `p` that began (in `new`, not in `old`) and ended (the
+/// reverse), both lists sorted, with the edits they imply for unmoved partners.
+fn diff_partners(
+    hot: &[Hot],
+    p: u32,
+    old: &[u32],
+    new: &[u32],
+    began: &mut Vec<Pair>,
+    ended: &mut Vec<Pair>,
+    patches: &mut Vec<Patch>,
+) {
+    let (mut i, mut j) = (0, 0);
+    // Each step consumes an element of `old` or `new`.
+    for _ in 0..old.len() + new.len() {
+        let (q, is_new) = match (old.get(i), new.get(j)) {
+            (Some(&o), Some(&n)) if o == n => {
+                i += 1;
+                j += 1;
+                continue;
+            }
+            (Some(&o), Some(&n)) if o < n => {
+                i += 1;
+                (o, false)
+            }
+            (Some(&o), None) => {
+                i += 1;
+                (o, false)
+            }
+            (_, Some(&n)) => {
+                j += 1;
+                (n, true)
+            }
+            (None, None) => break,
+        };
+        let q_moved = hot[q as usize].moved;
+        if q_moved && q < p {
+            continue;
+        }
+        let (a, b) = if p < q { (p, q) } else { (q, p) };
+        let pair = Pair {
+            a: id_of(hot, a),
+            b: id_of(hot, b),
+        };
+        if is_new {
+            began.push(pair);
+        } else {
+            ended.push(pair);
+        }
+        if !q_moved {
+            patches.push(Patch {
+                q,
+                p,
+                began: is_new,
+            });
+        }
+    }
+}
+
+impl<T> Broadphase<T> {
+    /// Brings the pair set up to date and returns the pairs that began and ended since
+    /// the previous update.
+    ///
+    /// Only proxies in the move buffer (inserted or escaped from their fat boxes) query
+    /// the tree, in parallel on the current rayon pool when it has more than one thread
+    /// and there are at least [`parallel_min_moved`] of them; the same tasks compare
+    /// each new partner list with the old one. Each task's result is applied to the
+    /// pair state as soon as no other result is being applied, while other tasks still
+    /// query. Applying results commutes (each moved proxy's list is
+    /// replaced by its own result, each edit of another list inserts or removes a
+    /// distinct moved proxy, and the reported lists are sorted), so the result does not
+    /// depend on the order nor on the thread count.
+    ///
+    /// [`parallel_min_moved`]: crate::BroadphaseConfig::parallel_min_moved
+    pub fn update(&mut self) -> PairChanges<'_> {
+        self.began.clear();
+        self.ended.clear();
+        self.ended.append(&mut self.removed_pairs);
+        if self.tree.degradation() > self.config.rebuild_degradation {
+            self.tree.rebuild();
+        }
+        let mut moves = std::mem::take(&mut self.move_buffer);
+        moves.retain(|&s| self.hot[s as usize].moved);
+        moves.sort_unstable();
+        moves.dedup();
+
+        let parallel =
+            moves.len() >= self.config.parallel_min_moved && rayon::current_num_threads() > 1;
+        // The moved proxies' old lists leave the pair state, so that the query tasks own
+        // them while the results of finished chunks are applied to the pair state.
+        let mut old: Vec<Vec<u32>> = moves
+            .iter()
+            .map(|&p| std::mem::take(&mut self.partners[p as usize]))
+            .collect();
+        let (tree, hot) = (&self.tree, &self.hot[..]);
+        let mut applier = Applier {
+            partners: &mut self.partners,
+            began: &mut self.began,
+            ended: &mut self.ended,
+            pair_count: &mut self.pair_count,
+        };
+        if parallel {
+            // Each task applies its result, and any queued ones, if no other task is
+            // applying; otherwise it queues it. The list edits, a tenth of `update` on
+            // one thread, so run alongside the other thread's queries instead of after
+            // them. Results left queued when the last tasks end are applied below.
+            let applier = Mutex::new(applier);
+            let queue: Mutex<Vec<ChunkResult>> = Mutex::new(Vec::new());
+            let chunk = moves
+                .len()
+                .div_ceil(CHUNKS_PER_THREAD * rayon::current_num_threads())
+                .clamp(CHUNK_MIN, CHUNK_MAX);
+            moves
+                .par_chunks(chunk)
+                .zip(old.par_chunks_mut(chunk))
+                .for_each(|(chunk, old)| {
+                    let r = query_chunk(tree, hot, old, chunk);
+                    let Ok(mut a) = applier.try_lock() else {
+                        lock(&queue).push(r);
+                        return;
+                    };
+                    a.apply(r);
+                    loop {
+                        let queued = std::mem::take(&mut *lock(&queue));
+                        if queued.is_empty() {
+                            break;
+                        }
+                        queued.into_iter().for_each(|r| a.apply(r));
+                    }
+                });
+            let mut a = applier.into_inner().unwrap_or_else(PoisonError::into_inner);
+            let queued = queue.into_inner().unwrap_or_else(PoisonError::into_inner);
+            queued.into_iter().for_each(|r| a.apply(r));
+        } else {
+            applier.apply(query_chunk(tree, hot, &mut old, &moves));
+        }
+        for &s in &moves {
+            self.hot[s as usize].moved = false;
+        }
+        moves.clear();
+        self.move_buffer = moves;
+        // Results were applied in whatever order the tasks finished, so the key is a
+        // total order on pairs (generations break ties of indices, which a removed
+        // proxy and its slot's next tenant share): the lists do not depend on that
+        // order even if two entries ever shared their indices.
+        let key = |p: &Pair| (p.a.index(), p.b.index(), p.a.generation(), p.b.generation());
+        self.began.sort_unstable_by_key(key);
+        self.ended.sort_unstable_by_key(key);
+        PairChanges {
+            began: &self.began,
+            ended: &self.ended,
+        }
+    }
+}
