@@ -1,7 +1,6 @@
 //! The pipeline: a world of posed shapes, and a step that runs the broadphase, packs
 //! its candidate pairs into batches and runs the wide narrowphase on them.
 
-use std::fmt;
 use std::time::{Duration, Instant};
 
 use broadphase::{Aabb, Broadphase, BroadphaseConfig, ProxyId};
@@ -22,35 +21,15 @@ pub struct Body {
 pub struct BodyId(ProxyId);
 
 /// Why a world operation failed.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum WorldError {
     /// The broadphase refused the request (stale handle, non-finite bounds, ...).
-    Broadphase(broadphase::Error),
+    #[error("broadphase: {0}")]
+    Broadphase(#[from] broadphase::Error),
     /// The narrowphase batch driver refused its input.
-    Narrowphase(BatchError),
-}
-
-impl fmt::Display for WorldError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            WorldError::Broadphase(e) => write!(f, "broadphase: {e}"),
-            WorldError::Narrowphase(e) => write!(f, "narrowphase: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for WorldError {}
-
-impl From<broadphase::Error> for WorldError {
-    fn from(e: broadphase::Error) -> Self {
-        WorldError::Broadphase(e)
-    }
-}
-
-impl From<BatchError> for WorldError {
-    fn from(e: BatchError) -> Self {
-        WorldError::Narrowphase(e)
-    }
+    #[error("narrowphase: {0}")]
+    Narrowphase(#[from] BatchError),
 }
 
 /// The narrowphase answer for one candidate pair.

@@ -4,12 +4,12 @@
 //! positive sizes: a NaN that reaches GJK turns every comparison false and can make
 //! a loop run to its cap or return garbage silently.
 
-use std::fmt;
-
 /// Why a shape could not be built.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ShapeError {
     /// A size or coordinate was NaN or infinite.
+    #[error("{shape}: `{field}` must be finite (got NaN or infinity)")]
     NotFinite {
         /// The shape being built, e.g. `"Cuboid"`.
         shape: &'static str,
@@ -17,6 +17,7 @@ pub enum ShapeError {
         field: &'static str,
     },
     /// A size that must be strictly positive was zero or negative.
+    #[error("{shape}: `{field}` must be > 0 (got {value})")]
     NotPositive {
         /// The shape being built.
         shape: &'static str,
@@ -26,6 +27,7 @@ pub enum ShapeError {
         value: f32,
     },
     /// A size that may be zero was negative.
+    #[error("{shape}: `{field}` must be >= 0 (got {value})")]
     Negative {
         /// The shape being built.
         shape: &'static str,
@@ -35,84 +37,40 @@ pub enum ShapeError {
         value: f32,
     },
     /// A convex hull needs at least four points.
+    #[error("ConvexHull: needs at least 4 points (got {found})")]
     TooFewPoints {
         /// How many points were given.
         found: usize,
     },
     /// A hull input point was NaN or infinite.
+    #[error("ConvexHull: point {index} is NaN or infinite")]
     NonFinitePoint {
         /// Index of the first bad point.
         index: usize,
     },
     /// The hull input has no volume: all points coincide, lie on a line or on a plane
     /// (within the construction tolerance).
+    #[error("ConvexHull: the points are {kind}; a hull needs volume")]
     Degenerate {
         /// `"coincident"`, `"collinear"` or `"coplanar"`.
         kind: &'static str,
     },
 }
 
-impl fmt::Display for ShapeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ShapeError::NotFinite { shape, field } => {
-                write!(f, "{shape}: `{field}` must be finite (got NaN or infinity)")
-            }
-            ShapeError::NotPositive {
-                shape,
-                field,
-                value,
-            } => {
-                write!(f, "{shape}: `{field}` must be > 0 (got {value})")
-            }
-            ShapeError::Negative {
-                shape,
-                field,
-                value,
-            } => {
-                write!(f, "{shape}: `{field}` must be >= 0 (got {value})")
-            }
-            ShapeError::TooFewPoints { found } => {
-                write!(f, "ConvexHull: needs at least 4 points (got {found})")
-            }
-            ShapeError::NonFinitePoint { index } => {
-                write!(f, "ConvexHull: point {index} is NaN or infinite")
-            }
-            ShapeError::Degenerate { kind } => {
-                write!(f, "ConvexHull: the points are {kind}; a hull needs volume")
-            }
-        }
-    }
-}
-
-impl std::error::Error for ShapeError {}
-
 /// Why a pose could not be built.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PoseError {
     /// A rotation or translation component was NaN or infinite.
+    #[error("Pose: `{field}` must be finite (got NaN or infinity)")]
     NotFinite {
         /// `"rotation"` or `"translation"`.
         field: &'static str,
     },
     /// The rotation quaternion has (near) zero length and cannot be normalized.
+    #[error("Pose: rotation quaternion has zero length")]
     ZeroRotation,
 }
-
-impl fmt::Display for PoseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PoseError::NotFinite { field } => {
-                write!(f, "Pose: `{field}` must be finite (got NaN or infinity)")
-            }
-            PoseError::ZeroRotation => {
-                write!(f, "Pose: rotation quaternion has zero length")
-            }
-        }
-    }
-}
-
-impl std::error::Error for PoseError {}
 
 /// Checks a size that must be finite and strictly positive.
 pub(crate) fn positive(

@@ -99,8 +99,8 @@ fn verdicts(gap_sq: f32, slack: f32, apart_at: f32, overlap_within: f32) -> (boo
 /// `centre`, if the other shape holds its own origin). `(apart, overlapping)`,
 /// never both, without branches.
 ///
-/// On the standard cuboid-hull pairs this took the boolean batch driver from 785
-/// to 473 instructions a pair (callgrind): the balls alone decide under half.
+/// A box's own bounding ball fits it loosely; tested against the box itself, the
+/// other shape's balls decide many more pairs than the two balls alone.
 #[inline(always)]
 pub fn box_ball_tests(
     half_extents: Vec3,

@@ -132,11 +132,10 @@ impl EarlyOuts for DistanceQuery {
     }
     /// Everywhere but on pairs of spheres and capsules when they take the closed
     /// forms, which cost about what the test does, and on pairs of boxes, which
-    /// take the box-box certificate after bucketing instead ([`box_prepass`]:
-    /// it certifies 92% of the overlapping standard pairs, the box-ball tests
-    /// 67%). The GJK distance kernel costs hundreds of instructions a pair and the
-    /// test about 40; on the standard pairs it certifies 12% (cones) to 35%
-    /// (cuboid-hull) of the pairs.
+    /// take the box-box certificate after bucketing instead ([`box_prepass`],
+    /// which certifies more of the overlapping box pairs than the box-ball
+    /// tests). The GJK distance kernel costs hundreds of instructions a pair and
+    /// the test a few dozen.
     #[inline(always)]
     fn ball_test_pays(kind_a: ShapeKind, kind_b: ShapeKind, options: &BatchOptions) -> bool {
         let boxes = kind_a == ShapeKind::Cuboid && kind_b == ShapeKind::Cuboid;
@@ -281,14 +280,13 @@ pub(super) fn bounding_tests_x8(
 }
 
 /// Whether the bounding-ball test pays for a kind pair in the boolean query: it
-/// costs about 40 instructions a pair, and saves the kernel for the pairs it
-/// decides, but the batches left hold the harder pairs and run longer. Measured
-/// with callgrind on the standard pairs (instructions per pair without / with the
-/// test): ball-ball 215 / 122, hull-hull 1,611 / 861, cuboid-hull 1,076 / 774,
-/// cylinder 579 / 443, rounded 922 / 601, mixed 815 / 598; but capsule-capsule
-/// 320 / 353 and cone-cone 578 / 621, whose inner balls (the capsule's radius, the
-/// cone's distance to its side) are small beside their outer balls. Box pairs take
-/// the separating-axis test instead, which decides all the balls would and more.
+/// costs a few dozen instructions a pair and saves the kernel for the pairs it
+/// decides, but the batches left hold the harder pairs and run longer. Counted
+/// with callgrind on the standard pairs it pays for every kind pair but those of
+/// capsules and cones, whose inner balls (the capsule's radius, the cone's
+/// distance to its side) are small beside their outer balls, so that it decides
+/// few pairs. Box pairs take the separating-axis test instead, which decides all
+/// the balls would and more.
 #[inline(always)]
 pub(super) fn boolean_ball_test_pays(kind_a: ShapeKind, kind_b: ShapeKind) -> bool {
     let thin = |k: ShapeKind| k == ShapeKind::Capsule || k == ShapeKind::Cone;

@@ -1,11 +1,14 @@
 //! Why a batch query was refused.
 
-use std::fmt;
-
 /// Why a batch query was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum BatchError {
     /// The four input slices must have the same length (one entry per pair).
+    #[error(
+        "batch inputs must have one entry per pair: shapes_a {shapes_a}, \
+         poses_a {poses_a}, shapes_b {shapes_b}, poses_b {poses_b}"
+    )]
     LengthMismatch {
         /// Length of `shapes_a`.
         shapes_a: usize,
@@ -17,22 +20,3 @@ pub enum BatchError {
         poses_b: usize,
     },
 }
-
-impl fmt::Display for BatchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BatchError::LengthMismatch {
-                shapes_a,
-                poses_a,
-                shapes_b,
-                poses_b,
-            } => write!(
-                f,
-                "batch inputs must have one entry per pair: shapes_a {shapes_a}, \
-                 poses_a {poses_a}, shapes_b {shapes_b}, poses_b {poses_b}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for BatchError {}

@@ -44,10 +44,9 @@ use queries::{BatchQuery, DistanceQuery, IntersectsQuery};
 /// Pairs bucketed together (see `run_query`): large enough that a mixed block's
 /// buckets mostly fill whole batches and a hull bucket's runs of one hull pair
 /// are long (its rows are splatted once a run), small enough that a block's
-/// shapes and poses stay in the L2 or L3 cache. 8192 against 2048, callgrind on
-/// the standard pairs: 4% fewer instructions for hull-hull distance, 7% for
-/// hull-hull intersects, 7% and 10% for the mixed workload's; wall time level or
-/// faster, on one thread and on two.
+/// shapes and poses stay in the L2 or L3 cache. Against 2048, it ran fewer
+/// instructions on the hull and mixed workloads and was level or faster in wall
+/// time, on one thread and on two.
 const BLOCK: usize = 8192;
 
 /// Checks the inputs, then plans and runs every block of pairs (on the calling

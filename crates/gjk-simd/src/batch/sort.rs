@@ -16,10 +16,8 @@ pub(super) const HULL_BINS: usize = 256;
 
 /// Dense ids for the hulls of one bucket, by address, in order of first
 /// appearance: the keys of [`sort_by_hulls`]. They are exact where bins of a
-/// hash of the address were not: two hulls sharing a bin (one run in ten with the
-/// standard pairs' eight hulls, by where the allocator put them) interleaved
-/// their runs, and the batches mixed hulls, costing the boolean hull-hull query
-/// 7% more instructions. Being independent of addresses, they also make the
+/// hash of the address were not: two hulls sharing a bin (depending on where the
+/// allocator put them) interleaved their runs, and the batches mixed hulls. Being independent of addresses, they also make the
 /// batches the same from run to run. Past [`HULL_BINS`] distinct hulls a new hull
 /// takes the hash bin of its address instead: batches may then mix hulls, which
 /// costs time, never correctness (a lane's result does not depend on its batch).
@@ -159,8 +157,8 @@ pub(super) fn sort_by_hulls<S: Borrow<Shape>>(
 /// The bucket length from which [`sort_by_hulls`] sorts by closeness: runs of
 /// one hull pair must be long for it to pay, and a bucket of many pairs is a
 /// cheap sign of long runs (16 pairs a run, two batches, with 64 hull pairs).
-/// The mixed workload's hull buckets hold about 230 pairs a block, four a run
-/// for hull-hull, and sorting them cost 2.4% of its boolean time.
+/// A mixed workload's hull buckets are short, with runs of a few pairs, and
+/// sorting them costs more than it saves (`BENCHMARKS.md`).
 pub(super) const CLOSENESS_MIN_BUCKET: usize = 1024;
 
 /// A shape's inner and bounding radii (its balls about its origin).
@@ -169,10 +167,9 @@ pub(super) fn ball_radii(shape: &Shape) -> (f32, f32) {
     (shape.inner_radius(), shape.bounding_radius())
 }
 
-/// Bins of [`closeness_bin`] that [`sort_by_hulls`] orders a run by. On the
-/// standard hull-hull pairs, 16 bins run 10.4% fewer distance trips and 8.6%
-/// fewer boolean ones than input order (a full sort by the ratio of the centres'
-/// distance to the bounding radii 11.2% and 9.1%; 4 bins 2.3% and 7.1%).
+/// Bins of [`closeness_bin`] that [`sort_by_hulls`] orders a run by: enough to
+/// take most of what a full sort by closeness saves in kernel trips, with one
+/// counting pass (`BENCHMARKS.md`).
 pub(super) const CLOSENESS_BINS: usize = 16;
 
 /// Where the squared distance between a pair's centres (`centres_sq`) lies

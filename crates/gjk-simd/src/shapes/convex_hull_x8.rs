@@ -350,8 +350,7 @@ impl LaneShape for ConvexHullX8 {
         }
         // Each row is built in registers and stored once. Blending into the
         // stored rows instead let the compiler turn each blend into a masked
-        // store (`vmaskmovps`), which is microcoded on AMD Zen: a sixth of the
-        // hull-hull distance time on Zen 3.
+        // store (`vmaskmovps`), which AMD's Zen cores microcode.
         let splat_row = |v: &[Vec3], j: usize| Vec3X8::splat(vertex_or_last(v, j));
         self.rows.clear();
         let padded = padded_rows(rows);
