@@ -16,7 +16,8 @@
 //!   data); [`Broadphase::update`] queries the tree only for
 //!   proxies that left their fat boxes (in parallel with rayon) and reports the pairs
 //!   that began and ended, in a deterministic order.
-//!
+//! - [`reference::overlapping_pairs`]: every overlapping pair by sort and sweep, the
+//!   reference the tests and the main job check the tree and the broadphase against.
 //!
 //! Which boxes each operation uses (tight = as given, fat = grown by a margin) is
 //! spelled out in the [`Broadphase`] documentation. In short: the tree and the pair set
@@ -63,6 +64,7 @@ mod broadphase;
 mod error;
 mod prefetch;
 mod ray;
+pub mod reference;
 #[cfg(test)]
 mod test_support;
 mod tree;

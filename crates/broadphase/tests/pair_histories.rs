@@ -1,14 +1,14 @@
 //! Long seeded random histories: after every update the pair set must equal the
-//! brute-force set of overlapping fat boxes, contain every overlapping tight pair, and
-//! the reported began/ended lists must be exactly the set difference with the previous
-//! frame. Every few frames the answer is also compared with bvh-arena's on the same
+//! brute-force set of overlapping fat boxes (`broadphase::reference`), contain every
+//! overlapping tight pair, and the reported began/ended lists must be exactly the set
+//! difference with the previous frame. Every few frames the answer is also compared with bvh-arena's on the same
 //! boxes, and with the tree's from-scratch traversal.
 
 mod common;
 
 use std::collections::BTreeSet;
 
-use broadphase::{Aabb, Broadphase, BroadphaseConfig, Error, Pair, ProxyId};
+use broadphase::{Aabb, Broadphase, BroadphaseConfig, Error, Pair, ProxyId, reference};
 use common::*;
 use glam::Vec3;
 use rand::Rng;
@@ -123,7 +123,7 @@ fn run(s: Scenario) -> Log {
             .iter()
             .map(|&id| (id.index(), bp.fat_aabb(id).unwrap()))
             .collect();
-        let expected = brute_pairs(&fat);
+        let expected = reference::overlapping_pairs(&fat);
         let got: Vec<(u32, u32)> = pairs.iter().map(|p| (p.a.index(), p.b.index())).collect();
         if got != expected {
             let missing: Vec<_> = expected
@@ -149,7 +149,7 @@ fn run(s: Scenario) -> Log {
             .iter()
             .map(|&id| (id.index(), bp.aabb(id).unwrap()))
             .collect();
-        for p in brute_pairs(&tight) {
+        for p in reference::overlapping_pairs(&tight) {
             assert!(
                 got.binary_search(&p).is_ok(),
                 "{}",

@@ -1,10 +1,11 @@
 //! The dynamic tree against brute force: random insert/remove/update/reinsert
 //! histories keep every invariant, and box queries, ray casts and the all-pairs
-//! traversal return exactly the brute-force answer (and bvh-arena's).
+//! traversal return exactly the brute-force answer (for pairs, the library's reference
+//! sweep, `broadphase::reference`), and bvh-arena's.
 
 mod common;
 
-use broadphase::{Aabb, DynamicTree, Error, LeafId, Ray};
+use broadphase::{Aabb, DynamicTree, Error, LeafId, Ray, reference};
 use common::*;
 use glam::Vec3;
 use rand::Rng;
@@ -54,7 +55,7 @@ fn check_queries(tree: &DynamicTree, live: &[(LeafId, u32, Aabb)], seed: u64, st
         assert_eq!(best, want_best, "seed {seed} step {step}: closest hit");
     }
     let boxes: Vec<(u32, Aabb)> = live.iter().map(|(_, p, b)| (*p, *b)).collect();
-    let want = brute_pairs(&boxes);
+    let want = reference::overlapping_pairs(&boxes);
     let mut serial = Vec::new();
     tree.for_each_overlapping_pair(|a, b| serial.push((a, b)));
     serial.sort_unstable();
@@ -215,7 +216,7 @@ fn grid_topped_builds_on_uneven_scenes() {
         let numbered: Vec<(u32, Aabb)> = (0..).zip(boxes.iter().copied()).collect();
         let mut got = tree.overlapping_pairs();
         got.sort_unstable();
-        assert_eq!(got, brute_pairs(&numbered), "{name}");
+        assert_eq!(got, reference::overlapping_pairs(&numbered), "{name}");
         let live: Vec<(LeafId, u32, Aabb)> = ids
             .iter()
             .zip(0..)
@@ -349,7 +350,11 @@ fn all_pairs_at_bucket_boundaries_and_after_edits() {
                 .collect();
             let mut got = tree.overlapping_pairs();
             got.sort_unstable();
-            assert_eq!(got, brute_pairs(&live), "seed {seed} n {n}: {what}");
+            assert_eq!(
+                got,
+                reference::overlapping_pairs(&live),
+                "seed {seed} n {n}: {what}"
+            );
         };
         check(&tree, &boxes, "after build");
         for k in (0..n).step_by(3) {
@@ -425,7 +430,7 @@ fn all_pairs_on_degenerate_scenes_match_brute_force() {
                 tree.remove(ids[0]).unwrap();
                 live.remove(0);
             }
-            let want = brute_pairs(&live);
+            let want = reference::overlapping_pairs(&live);
             let runs: Vec<Vec<(u32, u32)>> = pools
                 .iter()
                 .map(|p| p.install(|| tree.overlapping_pairs()))

@@ -141,28 +141,18 @@ fn empty_batches_move_nothing() {
     bp.validate().unwrap();
 }
 
-/// Every pair of the live proxies among `ids` whose fat boxes overlap, tested pair
-/// by pair, in the broadphase's order.
+/// Every pair of the live proxies among `ids` whose fat boxes overlap, by the
+/// reference sweep, in the broadphase's order (live handles have distinct indices, so
+/// ordering handles orders their indices).
 fn brute_force_pairs(bp: &Broadphase<u32>, ids: &[ProxyId]) -> Vec<Pair> {
     let live: Vec<(ProxyId, Aabb)> = ids
         .iter()
         .filter_map(|&id| Some((id, bp.fat_aabb(id).ok()?)))
         .collect();
-    let mut pairs = Vec::new();
-    for (i, &(p, a)) in live.iter().enumerate() {
-        for &(q, b) in &live[i + 1..] {
-            if a.overlaps(&b) {
-                let (a, b) = if p.index() < q.index() {
-                    (p, q)
-                } else {
-                    (q, p)
-                };
-                pairs.push(Pair { a, b });
-            }
-        }
-    }
-    pairs.sort_unstable_by_key(|p| (p.a.index(), p.b.index()));
-    pairs
+    crate::reference::overlapping_pairs(&live)
+        .into_iter()
+        .map(|(a, b)| Pair { a, b })
+        .collect()
 }
 
 /// What `move_proxies_with` must do, one `move_proxy` at a time: the function runs

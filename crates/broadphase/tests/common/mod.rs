@@ -1,5 +1,5 @@
-//! Shared helpers for the integration tests: seeded random boxes and brute-force
-//! oracles.
+//! Shared helpers for the integration tests: seeded random boxes and a second oracle
+//! (bvh-arena) beside the library's reference sweep (`broadphase::reference`).
 #![allow(dead_code)]
 
 use broadphase::Aabb;
@@ -48,20 +48,6 @@ pub fn pool(threads: usize) -> rayon::ThreadPool {
 
 pub fn translate(b: &Aabb, d: Vec3) -> Aabb {
     Aabb::new(b.min() + d, b.max() + d).unwrap()
-}
-
-/// All `(i, j)`, `i < j`, with overlapping boxes, sorted.
-pub fn brute_pairs(boxes: &[(u32, Aabb)]) -> Vec<(u32, u32)> {
-    let mut out = Vec::new();
-    for (x, (i, a)) in boxes.iter().enumerate() {
-        for (j, b) in &boxes[x + 1..] {
-            if a.overlaps(b) {
-                out.push(((*i).min(*j), (*i).max(*j)));
-            }
-        }
-    }
-    out.sort_unstable();
-    out
 }
 
 /// The same answer from bvh-arena (recursive, so only for modest inputs).
