@@ -10,6 +10,12 @@ use crate::Error;
 /// the tree and the pair manager never see NaN, infinite or inverted boxes. Boxes are
 /// closed: two boxes that share only a face, an edge or a corner overlap. Degenerate
 /// (flat or point) boxes are allowed.
+///
+/// The verbs are those of gjk-core's `Aabb` (the bounds a shape reports):
+/// [`intersects`](Self::intersects), [`grown`](Self::grown),
+/// [`contains_point`](Self::contains_point),
+/// [`from_center_half_extents`](Self::from_center_half_extents); this one also
+/// validates its input and carries what the tree needs (merge, containment, area).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Aabb {
     min: Vec3,
@@ -99,7 +105,7 @@ impl Aabb {
 
     /// Whether the closed boxes share at least one point.
     #[inline]
-    pub fn overlaps(&self, other: &Aabb) -> bool {
+    pub fn intersects(&self, other: &Aabb) -> bool {
         // One combined mask instead of six branches: this test is the inner loop of
         // every query.
         (self.min.cmple(other.max) & other.min.cmple(self.max)).all()
@@ -129,7 +135,7 @@ impl Aabb {
     ///
     /// Fails if the margin is NaN, infinite or negative, or if the grown box would not be
     /// finite (boxes near `f32::MAX`).
-    pub fn fattened(&self, margin: f32) -> Result<Aabb, Error> {
+    pub fn grown(&self, margin: f32) -> Result<Aabb, Error> {
         if margin.is_nan() {
             return Err(Error::NanCoordinate);
         }

@@ -12,7 +12,7 @@ use std::fmt;
 pub enum Error {
     /// A coordinate (or a margin) was NaN.
     NanCoordinate,
-    /// A coordinate (or a margin, or the result of fattening a box) was infinite.
+    /// A coordinate (or a margin, or the result of growing a box) was infinite.
     InfiniteCoordinate,
     /// `min > max` on the given axis (0 = x, 1 = y, 2 = z).
     InvertedBox {

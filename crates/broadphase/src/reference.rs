@@ -5,7 +5,7 @@
 use crate::Aabb;
 
 /// Every pair of overlapping boxes among `boxes` (closed boxes: touching counts, as in
-/// [`Aabb::overlaps`]), as `(k, l)` with `k < l`, sorted. Keys are expected to be
+/// [`Aabb::intersects`]), as `(k, l)` with `k < l`, sorted. Keys are expected to be
 /// distinct; the output depends only on the keys and boxes given, not on their order.
 ///
 /// Sort and sweep along x: with the boxes sorted by their lower x bound, each box is
@@ -31,7 +31,7 @@ pub fn overlapping_pairs<K: Copy + Ord>(boxes: &[(K, Aabb)]) -> Vec<(K, K)> {
             if b.min().x > a.max().x {
                 break;
             }
-            if a.overlaps(b) {
+            if a.intersects(b) {
                 pairs.push(if ka < kb { (*ka, *kb) } else { (*kb, *ka) });
             }
         }
@@ -69,7 +69,7 @@ mod tests {
             let mut want = Vec::new();
             for (i, (p, a)) in boxes.iter().enumerate() {
                 for (q, b) in &boxes[i + 1..] {
-                    if a.overlaps(b) {
+                    if a.intersects(b) {
                         want.push(((*p).min(*q), (*p).max(*q)));
                     }
                 }

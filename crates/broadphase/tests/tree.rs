@@ -19,7 +19,7 @@ fn check_queries(tree: &DynamicTree, live: &[(LeafId, u32, Aabb)], seed: u64, st
         got.sort_unstable();
         let mut want: Vec<u32> = live
             .iter()
-            .filter(|(_, _, b)| b.overlaps(&q))
+            .filter(|(_, _, b)| b.intersects(&q))
             .map(|(_, p, _)| *p)
             .collect();
         want.sort_unstable();

@@ -37,11 +37,11 @@ fn aabb_rejects_bad_boxes() {
     );
     assert!(Aabb::new(one, one).is_ok(), "point boxes are valid");
     let b = Aabb::new(Vec3::ZERO, one).unwrap();
-    assert_eq!(b.fattened(f32::NAN), Err(Error::NanCoordinate));
-    assert_eq!(b.fattened(-1.0), Err(Error::NegativeValue));
-    assert_eq!(b.fattened(f32::INFINITY), Err(Error::InfiniteCoordinate));
+    assert_eq!(b.grown(f32::NAN), Err(Error::NanCoordinate));
+    assert_eq!(b.grown(-1.0), Err(Error::NegativeValue));
+    assert_eq!(b.grown(f32::INFINITY), Err(Error::InfiniteCoordinate));
     let big = Aabb::new(Vec3::splat(-f32::MAX), Vec3::splat(f32::MAX)).unwrap();
-    assert_eq!(big.fattened(f32::MAX), Err(Error::InfiniteCoordinate));
+    assert_eq!(big.grown(f32::MAX), Err(Error::InfiniteCoordinate));
     for e in [
         Error::NanCoordinate,
         Error::StaleHandle,
@@ -55,11 +55,14 @@ fn aabb_rejects_bad_boxes() {
 fn aabb_geometry() {
     let a = Aabb::new(Vec3::ZERO, Vec3::new(1.0, 2.0, 3.0)).unwrap();
     let b = Aabb::new(Vec3::new(1.0, 2.0, 3.0), Vec3::splat(4.0)).unwrap();
-    assert!(a.overlaps(&b) && b.overlaps(&a), "touching corners overlap");
+    assert!(
+        a.intersects(&b) && b.intersects(&a),
+        "touching corners overlap"
+    );
     assert_eq!(a.surface_area(), 2.0 * (2.0 + 6.0 + 3.0));
     let m = a.merge(&b);
     assert!(m.contains(&a) && m.contains(&b) && !a.contains(&m));
-    assert_eq!(a.fattened(0.5).unwrap().min(), Vec3::splat(-0.5));
+    assert_eq!(a.grown(0.5).unwrap().min(), Vec3::splat(-0.5));
     let flat = Aabb::new(Vec3::ZERO, Vec3::new(1.0, 0.0, 1.0)).unwrap();
     assert!(flat.surface_area() > 0.0, "flat boxes still have a cost");
 }

@@ -47,7 +47,7 @@ impl BroadphaseConfig {
     /// is refused by every move that would give it a fat box.
     #[inline]
     pub fn fat_box(&self, tight: &Aabb) -> Result<Aabb, Error> {
-        tight.fattened(self.margin(tight))
+        tight.grown(self.margin(tight))
     }
 
     /// Refuses a NaN, infinite or negative `margin_fraction` or `min_margin`, a NaN

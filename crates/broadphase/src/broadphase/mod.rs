@@ -201,7 +201,7 @@ impl<T> Broadphase<T> {
     /// Calls `f` for every proxy whose tight box overlaps `aabb`.
     pub fn query(&self, aabb: &Aabb, mut f: impl FnMut(ProxyId)) {
         self.tree.query(aabb, |s| {
-            if self.hot[s as usize].tight.overlaps(aabb) {
+            if self.hot[s as usize].tight.intersects(aabb) {
                 f(self.id(s));
             }
         });

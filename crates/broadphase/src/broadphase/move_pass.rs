@@ -27,7 +27,7 @@ fn renewed_fat(config: &BroadphaseConfig, fat: &Aabb, aabb: &Aabb) -> Result<Opt
     if fat.contains(aabb) && slack <= 4.0 * margin {
         return Ok(None);
     }
-    aabb.fattened(margin).map(Some)
+    aabb.grown(margin).map(Some)
 }
 
 /// [`Broadphase::move_proxies`] splits batches of at least this many moves over the
@@ -272,7 +272,7 @@ impl<T> Broadphase<T> {
         // A body that escaped by a small step keeps its place in the tree and only grows
         // its ancestors; one that jumped elsewhere is reinserted where it now belongs.
         // The degradation check in `update` rebuilds when the growth adds up.
-        if fat.overlaps(&old_fat) {
+        if fat.intersects(&old_fat) {
             self.tree.enlarge(self.hot[s].leaf, fat)?;
         } else {
             self.tree.reinsert(self.hot[s].leaf, fat)?;
@@ -412,7 +412,7 @@ impl<T> Broadphase<T> {
         self.move_buffer.extend(joining);
         let mut grow: Vec<(LeafId, Aabb)> = Vec::with_capacity(escapes.len());
         for e in escapes {
-            if e.fat.overlaps(&e.old_fat) {
+            if e.fat.intersects(&e.old_fat) {
                 grow.push((e.leaf, e.fat));
             } else {
                 self.tree.enlarge_many(&grow)?;

@@ -28,7 +28,7 @@ impl DynamicTree {
             }
             budget -= 1;
             let node = &self.nodes[n as usize];
-            if !node.aabb.overlaps(aabb) {
+            if !node.aabb.intersects(aabb) {
                 continue;
             }
             if node.is_leaf() {
@@ -79,7 +79,7 @@ impl DynamicTree {
                 let Some(n) = stacks[k].pop() else { continue };
                 budget = budget.saturating_sub(1);
                 let node = &self.nodes[n as usize];
-                if node.aabb.overlaps(&boxes[k]) {
+                if node.aabb.intersects(&boxes[k]) {
                     if node.is_leaf() {
                         f(current[k], node.child2);
                     } else {

@@ -50,7 +50,7 @@ impl DynamicTree {
             let (c1, c2) = (na.child1, na.child2);
             stack.push((c2, c2));
             stack.push((c1, c1));
-            if nodes[c1 as usize].aabb.overlaps(&nodes[c2 as usize].aabb) {
+            if nodes[c1 as usize].aabb.intersects(&nodes[c2 as usize].aabb) {
                 stack.push((c1, c2));
             }
             return;
@@ -80,7 +80,7 @@ impl DynamicTree {
         let na = nodes[a as usize];
         let ob = nodes[other as usize].aabb;
         for c in [na.child1, na.child2] {
-            if nodes[c as usize].aabb.overlaps(&ob) {
+            if nodes[c as usize].aabb.intersects(&ob) {
                 stack.push((c, other));
             }
         }
