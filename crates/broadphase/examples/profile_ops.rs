@@ -9,7 +9,7 @@
 //! `... join [N] [reps] [threads]` (the cost of an empty fork-join on a pool, right
 //! after another one and after 300 us idle: what each parallel section of a frame pays).
 //! `BP_SCENE=bench` draws the criterion bench's boxes instead (same distribution, other
-//! random numbers: the 2-thread all-pairs figures of the old code differed by 15%).
+//! random numbers, which can move a figure noticeably: compare on one scene).
 //! `BP_MOVE=with` makes `frame` move the boxes through `move_proxies_with` instead of a
 //! vector of boxes and `move_proxies`.
 use broadphase::{Aabb, DynamicTree};

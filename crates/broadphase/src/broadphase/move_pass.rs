@@ -10,9 +10,9 @@ use crate::prefetch::{prefetch, prefetch_all};
 use crate::{Aabb, Error, LeafId};
 
 /// How many moves ahead [`move_range`] prefetches the record of a move: enough to
-/// keep a dozen misses in flight. It replaced a separate pass that loaded every record
-/// first (a safe stand-in for prefetching): `move_proxies` of 10k moves on 100k proxies
-/// 0.32 -> 0.29 ms (`profile_ops frame`, one thread; distance 32 about the same).
+/// keep a dozen misses in flight (a longer distance gained nothing). It replaced a
+/// separate pass that loaded every record first (a safe stand-in for prefetching),
+/// which measured slower (BENCHMARKS.md).
 const PREFETCH_AHEAD: usize = 16;
 
 /// The test of [`Broadphase::move_proxy`] for a proxy whose fat box is `fat` and whose
@@ -31,19 +31,17 @@ fn renewed_fat(config: &BroadphaseConfig, fat: &Aabb, aabb: &Aabb) -> Result<Opt
 }
 
 /// [`Broadphase::move_proxies`] splits batches of at least this many moves over the
-/// pool. A move costs about 40 ns (mostly a cache miss on its record), so smaller
-/// batches gain less than the split costs: 10k moves on 100k proxies took 0.52 ms on two
-/// threads against 0.39 ms on one (grouping by range about 45 us, the idle second
-/// thread's wake-up about 45 us), while 100k moves on 1M proxies took 5.3 ms against
-/// 11.0 ms (profile_ops frame).
+/// pool. A move costs little more than a cache miss on its record, so smaller batches
+/// gain less than the split costs (grouping the moves by range, waking the idle
+/// thread): measured on frames at 100k and 1M proxies (BENCHMARKS.md), a 10k batch
+/// was slower on two threads than on one, a 100k batch much faster.
 pub(super) const MOVE_PARALLEL_MIN: usize = 32 * 1024;
 
 /// [`Broadphase::move_proxies_with`] splits batches of at least this many moves over
 /// the pool: there each move also runs the caller's function (its reads of the
 /// caller's data miss the cache as the record does), so the split pays sooner than for
-/// ready boxes. Two threads against one (`profile_ops frame`, `BP_MOVE=with`, bench
-/// scene, 10% of N moving, two runs each): 2k moves 0.08 against 0.05 ms, 4k moves
-/// 0.094 against 0.100-0.103 ms, 8k moves 0.17 against 0.21 ms.
+/// ready boxes: two threads against one, measured at 2k, 4k and 8k moves
+/// (BENCHMARKS.md), lost at 2k, broke even at 4k and won at 8k.
 pub(super) const MOVE_WITH_PARALLEL_MIN: usize = 4 * 1024;
 
 /// [`Broadphase::move_proxies`] aims for this many slot ranges (parallel tasks).

@@ -14,11 +14,8 @@ use crate::DynamicTree;
 /// thread runs one item. Few large items keep `query_many`'s [`QUERY_GROUP`] queries
 /// in flight for longer (each item starts and drains a group) and pay fewer hand-offs,
 /// while four per thread still let the thread that starts first (the other one wakes
-/// up 50-70 us later) take more of them. About 300 escapes at 100k on 2 threads: 8
-/// items of 36 instead of 18 of 16, `update` 0.43-0.46 -> 0.39-0.42 ms (`profile_ops
-/// frame`, bench scene, two windows of 3 alternating rounds; 2 per thread 0.41-0.43
-/// ms, 3 per thread 0.39-0.48 ms).
-/// The results do not depend on the cut (see [`Applier`]).
+/// up later) take more of them. Two and three per thread measured no better
+/// (BENCHMARKS.md). The results do not depend on the cut (see [`Applier`]).
 const CHUNKS_PER_THREAD: usize = 4;
 
 /// The smallest parallel work item of [`Broadphase::update`]: one group of queries.
@@ -29,9 +26,8 @@ const CHUNK_MIN: usize = QUERY_GROUP;
 const CHUNK_MAX: usize = 256;
 
 /// Queries that [`query_chunk`] runs interleaved through `query_many` (one traversal
-/// stack each). 16 rather than 8 since `query_many` prefetches: one thread's `update`
-/// 0.52-0.54 -> 0.48-0.49 ms (`profile_ops frame`, bench scene, 3 alternating rounds;
-/// two threads within noise, each chunk now one group).
+/// stack each). 16 rather than 8 since `query_many` prefetches: measured faster on one
+/// thread and no different on two, where each chunk is now one group (BENCHMARKS.md).
 const QUERY_GROUP: usize = 16;
 
 /// The pairs that began and ended during one [`Broadphase::update`], each list sorted

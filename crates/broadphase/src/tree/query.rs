@@ -85,8 +85,7 @@ impl DynamicTree {
                     } else {
                         // Both children are popped within a few rounds: their loads
                         // start now, a round earlier than the interleaving alone would
-                        // start them (`profile_ops frame`, bench scene: the query
-                        // section 0.57-0.63 -> 0.47-0.49 ms on one thread).
+                        // start them (measured: BENCHMARKS.md).
                         prefetch(&self.nodes[node.child1 as usize]);
                         prefetch(&self.nodes[node.child2 as usize]);
                         stacks[k].push(node.child2);

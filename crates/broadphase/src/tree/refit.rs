@@ -62,8 +62,8 @@ impl DynamicTree {
     /// time: each walk is a chain of dependent loads (parent index, then the parent's
     /// box), which in a tree larger than the cache stalls on every step; the steps of
     /// eight independent walks overlap, and the node a walk steps to is prefetched a
-    /// round before it is read (`profile_ops frame`, one thread: `move_proxies` 0.29-0.30
-    /// -> 0.25-0.27 ms with about 300 escapes). The boxes end up exactly as after calling
+    /// round before it is read (measured on a frame's escapes: BENCHMARKS.md). The
+    /// boxes end up exactly as after calling
     /// `enlarge` for each item in order: a walk that stops early because another walk
     /// already grew an ancestor over its box leaves nothing out, as every node above
     /// that ancestor gets the other walk's growth and contained the ancestor before.

@@ -8,10 +8,9 @@ use crate::Aabb;
 
 /// Ranges of at most this many items are split by the SAH; larger ones by the grid
 /// while their cells allow. The grid's midpoint cuts miss the SAH's choice more often in
-/// smaller ranges, which the all-pairs traversal pays: at 100k standard boxes it runs
-/// 1.6% more instructions on a tree whose grid stops at 128 items, 1.2% at 256, 0.4% at
-/// 512 to 2048 (callgrind); each halving of this size saves one binned pass over all
-/// items (about 0.3 ms of a 100k build).
+/// smaller ranges, which the all-pairs traversal pays (measured by instruction counts
+/// for sizes from 128 to 2048: the cost levels off at this size); each halving of this
+/// size saves one binned pass over all items of a build.
 pub(super) const GRID_LEAF: usize = 512;
 
 /// Most key bits of the grid: 2^15 cells, whose offsets (128 KB) stay in cache while

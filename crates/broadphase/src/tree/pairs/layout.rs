@@ -32,7 +32,7 @@ pub(super) const REGION_LEAVES: usize = 4;
 /// nodes are its own). Each top is walked for its bucket roots and filled in one pass,
 /// the tops in parallel on a pool: no top waits for another's bucket count, and the
 /// walk's reads are still in cache for the fill (a separate parallel walk took about
-/// as long as the fill, 0.3-0.5 ms at 100k, for a few percent of the arena). The rest
+/// as long as the fill, for a few percent of the arena). The rest
 /// of a region is a hole: its level-1 slots are empty boxes, which nothing overlaps, so
 /// its buckets (stale contents of a recycled buffer) are never read. The layout depends
 /// on the tree only, so the output is the same on any thread count. A top with more

@@ -105,7 +105,7 @@ impl WideSnapshot {
     /// contiguous node range whose leaf count follows from node indices alone, so each
     /// maximal subtree of at most eight leaves becomes one bucket (about 5.7 leaves on
     /// average): tighter boxes than cutting the leaf sequence every eight leaves, which
-    /// straddles subtrees (about 10% fewer bucket tests overall at 100k). Other trees
+    /// straddles subtrees, so fewer bucket pairs overlap and are tested. Other trees
     /// are walked and cut every eight leaves.
     pub(super) fn new(tree: &DynamicTree, bufs: Recycled) -> Self {
         Self::with_regions(tree, bufs, REGION_LEAVES)
@@ -248,7 +248,7 @@ impl WideSnapshot {
             )
             .collect();
         // The parts are copied into place in parallel, each into its own slice of the
-        // output (a serial copy was about 0.05 ms at 100k).
+        // output: at 100k leaves a serial copy showed in the timings.
         let lens = std::iter::once(out.len).chain(parts.iter().map(|p| p.len));
         let mut all = vec![(0, 0); lens.clone().sum::<usize>()];
         let mut slices = Vec::with_capacity(parts.len() + 1);
@@ -288,8 +288,8 @@ impl WideSnapshot {
     /// stored unconditionally (garbage beyond the cursor when there are fewer): only
     /// further pairs take the loop, whose exit is mispredicted when it is entered. The
     /// caller has made room (`Out::make_room`). Bucket pairs mostly hold 0 to 2 pairs
-    /// (`N = 2`); a bucket's own leaves are neighbours and often hold 3 or 4 (`N = 4`:
-    /// 100k all pairs 3.88-4.03 -> 3.73-3.95 ms; 6, or 3 for bucket pairs, were slower).
+    /// (`N = 2`); a bucket's own leaves are neighbours and often hold 3 or 4 (`N = 4`).
+    /// Both values were chosen by measuring their neighbours (BENCHMARKS.md).
     #[inline(always)]
     fn emit_mask<const N: usize>(&self, out: &mut Out, m: u64, base_a: usize, base_b: usize) {
         // Each bucket's payloads as an array, so that slot indices need no bounds check.

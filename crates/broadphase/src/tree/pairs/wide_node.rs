@@ -97,9 +97,9 @@ pub(super) const STRICT_UPPER: u64 = {
 
 /// Eight child boxes, 192 bytes: exactly three cache lines. A node's own bounds are not
 /// stored: its parent holds them as one of its children (see `WideSnapshot::bounds`).
-/// Storing them made a node 224 bytes, so that most buckets touched four lines; the
-/// buckets are 3-4 MB written and read back from memory at 100k leaves (all pairs
-/// 3.73-3.83 -> 3.67-3.85 ms, best of 40 in 8 alternating rounds: about 1%).
+/// Storing them made a node 224 bytes, so that most buckets touched four lines; at
+/// 100k leaves the buckets are several MB, written and read back from memory, so a
+/// line less per bucket shows (a small gain, measured: BENCHMARKS.md).
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
 pub(super) struct WideNode {
@@ -152,9 +152,10 @@ impl WideNode {
     /// culled; two disjoint nodes take [`culled_pair_mask`](Self::culled_pair_mask).
     ///
     /// With AVX-512 two children of `self` are tested per 16-lane vector (`other`'s rows
-    /// twice): 100k all pairs 5.8 -> 5.1 ms. Other targets use eight `f32x8` tests (the
-    /// version below); `cargo test` with `RUSTFLAGS="-C target-cpu=x86-64-v3"` checks it
-    /// on an AVX-512 machine.
+    /// twice), half the compares of the `f32x8` form (measured faster: BENCHMARKS.md).
+    /// Other targets use eight `f32x8` tests (the version below); `cargo test` with
+    /// `RUSTFLAGS="-C target-cpu=x86-64-v4"` (or `native`) checks this one on an
+    /// AVX-512 machine.
     #[cfg(target_feature = "avx512f")]
     #[inline(always)]
     pub(super) fn pair_mask(&self, other: &WideNode) -> u64 {
@@ -207,7 +208,7 @@ impl WideNode {
     /// At level 0 (100k standard boxes) 29% of the bucket pairs have no such child,
     /// 41% one and 19% two, so two row tests run unconditionally (on child 0, their
     /// result discarded, when there are fewer) and the loop for the rest is entered
-    /// one time in nine: about 70 instructions against 170 for eight row tests.
+    /// one time in nine: far fewer instructions than eight row tests.
     #[inline(always)]
     pub(super) fn culled_pair_mask(&self, other: &WideNode, others: &Box6) -> u64 {
         let row = |i: usize| self.row_mask(other, i);
