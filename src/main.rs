@@ -108,30 +108,17 @@ fn advance(
     Ok(())
 }
 
-/// Every pair of bodies whose fat boxes overlap, by sweep and prune along X: the
-/// broadphase's pair set must equal it.
+/// Every pair of bodies whose fat boxes overlap, by the broadphase crate's reference
+/// sweep (no tree, no incremental state): the broadphase's pair set must equal it.
 fn swept_pairs(
     world: &World,
     movers: &[Mover],
 ) -> Result<Vec<(BodyId, BodyId)>, Box<dyn std::error::Error>> {
     let mut boxes = Vec::with_capacity(movers.len());
     for m in movers {
-        boxes.push((world.fat_bounds(m.id)?, m.id));
+        boxes.push((m.id, world.fat_bounds(m.id)?));
     }
-    boxes.sort_by(|x, y| x.0.min().x.total_cmp(&y.0.min().x));
-    let mut pairs = Vec::new();
-    for (i, (a, ia)) in boxes.iter().enumerate() {
-        for (b, ib) in &boxes[i + 1..] {
-            if b.min().x > a.max().x {
-                break;
-            }
-            if a.overlaps(b) {
-                pairs.push(if ia < ib { (*ia, *ib) } else { (*ib, *ia) });
-            }
-        }
-    }
-    pairs.sort();
-    Ok(pairs)
+    Ok(broadphase::reference::overlapping_pairs(&boxes))
 }
 
 /// The pool size rayon would pick for `threads` = 0: `RAYON_NUM_THREADS` if set,
