@@ -25,8 +25,10 @@ use gjk_core::{Pose, Shape};
 use gjk_simd::Parallelism;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use workloads::workload::{SHAPE_KINDS, random_rotation, random_shape, random_unit, standard_hulls};
 use widephase::{BodyId, StepReport, World};
+use workloads::workload::{
+    SHAPE_KINDS, random_rotation, random_shape, random_unit, standard_hulls,
+};
 
 /// Moving convex bodies through the broadphase and the wide GJK narrowphase.
 #[derive(Parser, Debug)]
@@ -140,10 +142,9 @@ fn pool_size(threads: usize) -> usize {
 ///
 /// Left to itself, the scheduler of a two-CPU guest sometimes queued both workers on
 /// one CPU for whole steps, after the calling thread's serial work had run on the
-/// other: the narrowphase's batch then took 16–21 ms instead of 10–11 (one thread:
-/// 19 ms), in about a quarter of the steps. Pinned, the slowest quarter of the steps
-/// took at most 11 ms (`BENCHMARKS.md`, session 14). Pinning changes where the work
-/// runs, never the results.
+/// other, and the narrowphase of those steps ran no faster than on one thread;
+/// pinned, the slowest steps kept the two-thread speed (`BENCHMARKS.md`, end to
+/// end). Pinning changes where the work runs, never the results.
 fn start_pool(threads: usize, pin: bool) -> Result<bool, rayon::ThreadPoolBuildError> {
     let n = pool_size(threads);
     let cpus = core_affinity::get_core_ids().unwrap_or_default();

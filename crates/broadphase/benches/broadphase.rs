@@ -59,17 +59,7 @@ struct Scene {
 
 impl Scene {
     fn new(n: usize, seed: u64) -> Self {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let side = (4.0 * n as f32).cbrt();
-        let mut v = |lo: f32, hi: f32| {
-            Vec3::new(
-                rng.random_range(lo..hi),
-                rng.random_range(lo..hi),
-                rng.random_range(lo..hi),
-            )
-        };
-        let centres = (0..n).map(|_| v(0.0, side)).collect();
-        let half = (0..n).map(|_| v(0.25, 0.75)).collect();
+        let (centres, half, _) = workloads::boxes::standard_boxes(n, seed);
         Self { centres, half }
     }
 

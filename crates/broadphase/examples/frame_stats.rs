@@ -17,7 +17,7 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(BroadphaseConfig::default().margin_fraction);
     let mut rng = ChaCha8Rng::seed_from_u64(42);
-    let side = (4.0 * n as f32).cbrt();
+    let (mut centres, half, _) = workloads::boxes::standard_boxes_from(&mut rng, n);
     let v = |rng: &mut ChaCha8Rng, lo: f32, hi: f32| {
         Vec3::new(
             rng.random_range(lo..hi),
@@ -25,8 +25,6 @@ fn main() {
             rng.random_range(lo..hi),
         )
     };
-    let mut centres: Vec<Vec3> = (0..n).map(|_| v(&mut rng, 0.0, side)).collect();
-    let half: Vec<Vec3> = (0..n).map(|_| v(&mut rng, 0.25, 0.75)).collect();
     let aabb = |c: Vec3, h: Vec3| Aabb::from_center_half_extents(c, h).unwrap();
     let config = BroadphaseConfig {
         margin_fraction: fraction,

@@ -30,31 +30,14 @@ fn main() {
     let bench_scene = std::env::var("BP_SCENE").is_ok_and(|v| v == "bench");
     let boxes: Vec<Aabb> = if bench_scene {
         // The same seed-42 stream as the bench; the frames' moves follow the scene.
-        let mut v = |lo: f32, hi: f32| {
-            Vec3::new(
-                rng.random_range(lo..hi),
-                rng.random_range(lo..hi),
-                rng.random_range(lo..hi),
-            )
-        };
-        let centres: Vec<Vec3> = (0..n).map(|_| v(0.0, side)).collect();
-        let half: Vec<Vec3> = (0..n).map(|_| v(0.25, 0.75)).collect();
+        let (centres, half, _) = workloads::boxes::standard_boxes_from(&mut rng, n);
         (0..n)
             .map(|i| Aabb::from_center_half_extents(centres[i], half[i]).unwrap())
             .collect()
     } else {
         (0..n)
             .map(|_| {
-                let c = Vec3::new(
-                    rng.random_range(0.0..side),
-                    rng.random_range(0.0..side),
-                    rng.random_range(0.0..side),
-                );
-                let h = Vec3::new(
-                    rng.random_range(0.25..0.75),
-                    rng.random_range(0.25..0.75),
-                    rng.random_range(0.25..0.75),
-                );
+                let (c, h) = workloads::boxes::random_box(&mut rng, side, 0.25..0.75);
                 Aabb::from_center_half_extents(c, h).unwrap()
             })
             .collect()

@@ -21,9 +21,8 @@ pub fn random_vec(rng: &mut ChaCha8Rng, lo: f32, hi: f32) -> Vec3 {
 
 /// A box of side 0.5..1.5 per axis (or `size_scale` times that) centred in `[0, side]^3`.
 pub fn random_box(rng: &mut ChaCha8Rng, side: f32, size_scale: f32) -> Aabb {
-    let c = random_vec(rng, 0.0, side);
-    let h = random_vec(rng, 0.25, 0.75) * size_scale;
-    Aabb::from_center_half_extents(c, h).unwrap()
+    let (c, h) = workloads::boxes::random_box(rng, side, 0.25..0.75);
+    Aabb::from_center_half_extents(c, h * size_scale).unwrap()
 }
 
 /// A unit vector with a uniformly random direction.
