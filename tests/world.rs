@@ -5,8 +5,10 @@ use gjk_core::glam::{Quat, Vec3};
 use gjk_core::{Pose, Shape, Sphere};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use workloads::workload::{SHAPE_KINDS, random_rotation, random_shape, random_unit, standard_hulls};
 use widephase::{BodyId, World};
+use workloads::workload::{
+    SHAPE_KINDS, random_rotation, random_shape, random_unit, standard_hulls,
+};
 
 fn at(x: f32) -> Pose {
     Pose::new(Quat::IDENTITY, Vec3::new(x, 0.0, 0.0)).unwrap()
