@@ -108,3 +108,18 @@ pub const SLIVER_TRIANGLE_X8: f32 = 1e-2;
 /// ulps of a unit vector's components) would amplify its numerator's rounding
 /// past any use, while for parallel segments the clamped centre is a closest pair.
 pub const PARALLEL_SEGMENTS_SIN_SQ: f32 = 1e-12;
+
+/// An edge-edge axis of two boxes (the cross product of an edge of each) whose
+/// squared length is below this, the squared sine of the edges' angle, is left out
+/// of the wide box penetration test: the axis's direction error is about
+/// `f32::EPSILON / sin θ`, so near-parallel edges give a noisy axis; and leaving
+/// an axis out can only raise the minimum overlap found, towards the faces' axes
+/// next to those edges, which hold the answer as the edges become parallel.
+pub const BOX_EDGE_AXIS_SIN_SQ_X8: f32 = 1e-8;
+
+/// The wide contact query finds the witness points of overlapping shapes whose
+/// normal and depth it knows by moving B out along the normal by the depth plus
+/// this many touch tolerances and taking the closest points: far enough that GJK
+/// sees separated shapes (its containment test stops at one touch tolerance), near
+/// enough that the closest features are those of the contact.
+pub const WITNESS_GAP_TOUCHES_X8: f32 = 8.0;

@@ -282,13 +282,45 @@ pub fn distance_x8<A: SupportMapX8, B: SupportMapX8>(
     pose_b: &PoseX8,
     lanes: MaskX8,
 ) -> DistanceX8 {
-    let zero = f32x8::ZERO;
     let (m, valid) = MinkowskiX8::new(a, pose_a, b, pose_b, lanes);
     let (ma, mb) = (a.margin(), b.margin());
     let scale = a.bounding_radius() + b.bounding_radius();
     let touch = f32x8::splat(TOUCH_TOLERANCE) * scale;
-    let out = run::<A, B, false, true>(&m, valid, touch, zero);
+    let gjk = closest_cores(&m, valid, touch);
+    finish_distance(
+        &gjk.cores,
+        (ma, mb),
+        touch,
+        Some(pose_a),
+        valid,
+        gjk.iterations,
+        gjk.status,
+    )
+}
 
+/// What GJK found of two cores: their closest points, which lanes overlap, and how
+/// each lane's loop ended.
+pub(crate) struct CoresGjk {
+    /// The closest points (`core_distance` 0 where the cores overlap).
+    pub cores: CoreClosest,
+    /// Lanes whose cores overlap or touch (within the touch tolerance).
+    pub cores_overlap: MaskX8,
+    /// Support evaluations per lane.
+    pub iterations: f32x8,
+    /// How each lane's loop ended.
+    pub status: [Status; 8],
+}
+
+/// GJK distance on the cores of `m`, for the lanes of `valid`: the closest points
+/// in A's frame (for overlapping cores, a point inside both).
+#[inline(always)]
+pub(crate) fn closest_cores<A: SupportMapX8, B: SupportMapX8>(
+    m: &MinkowskiX8<'_, A, B>,
+    valid: MaskX8,
+    touch: f32x8,
+) -> CoresGjk {
+    let zero = f32x8::ZERO;
+    let out = run::<A, B, false, true>(m, valid, touch, zero);
     let (mut core_a, mut core_b) = out.simplex.witnesses();
     let (ea, eb, ew) = out.enclosing;
     core_a = ea.mul_add(ew, core_a);
@@ -313,16 +345,12 @@ pub fn distance_x8<A: SupportMapX8, B: SupportMapX8>(
         v: out.v,
         core_distance,
     };
-    let margins = (ma, mb);
-    finish_distance(
-        &cores,
-        margins,
-        touch,
-        Some(pose_a),
-        valid,
-        out.iterations,
-        out.status,
-    )
+    CoresGjk {
+        cores,
+        cores_overlap: out.cores_overlap,
+        iterations: out.iterations,
+        status: out.status,
+    }
 }
 
 /// The closest points of two cores, in A's frame (or in world space, see
