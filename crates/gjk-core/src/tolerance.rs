@@ -123,3 +123,18 @@ pub const BOX_EDGE_AXIS_SIN_SQ_X8: f32 = 1e-8;
 /// sees separated shapes (its containment test stops at one touch tolerance), near
 /// enough that the closest features are those of the contact.
 pub const WITNESS_GAP_TOUCHES_X8: f32 = 8.0;
+
+/// Vertices of the allocation-free EPA polytope ([`crate::query::polytope`]), one
+/// per support point: a wide driver keeps eight, so they stay small; the
+/// polytopes of boxes and hulls converge in well under this, and a lane that needs
+/// more is measured by the scalar EPA with its larger caps.
+pub const POLYTOPE_MAX_VERTICES: usize = 64;
+
+/// Face slots of that polytope: a closed triangulation of `V` vertices has
+/// `2V - 4` faces, so twice the vertices, with slots reused as faces are carved.
+pub const POLYTOPE_MAX_FACES: usize = 2 * POLYTOPE_MAX_VERTICES;
+
+/// The most horizon edges one expansion of that polytope takes: a support point
+/// that sees more faces at once is refused as degenerate (the polytopes of convex
+/// shapes see a handful at a time), which keeps a step's scratch small.
+pub const POLYTOPE_MAX_HORIZON: usize = 48;

@@ -8,11 +8,14 @@
 //! decode AVX-512).
 //!
 //! `cargo run --release -p gjk-simd --example profile_x8 -- intersects cuboid-cuboid 200`
-//! (`distance-plain` or `intersects-plain`: the same without the early outs).
+//! (`distance`, `contact`; `distance-plain`, `intersects-plain`, `contact-plain`: the
+//! same without the early outs).
 
 use gjk_core::query::bounds::ball_verdict;
 use gjk_core::{Pose, Shape};
-use gjk_simd::{BatchOptions, Parallelism, distance_batch_with, intersects_batch_with};
+use gjk_simd::{
+    BatchOptions, Parallelism, contact_batch_with, distance_batch_with, intersects_batch_with,
+};
 use workloads::workload::{PairKind, standard_pairs};
 
 fn main() {
@@ -64,6 +67,14 @@ fn main() {
             }
             let r = intersects_batch_with(&sa, &pa, &sb, &pb, options).unwrap();
             r.iter().map(|x| x.iterations).collect()
+        }
+        "contact" => {
+            for _ in 0..rounds {
+                let r = contact_batch_with(&sa, &pa, &sb, &pb, 0.0, options);
+                std::hint::black_box(r.unwrap());
+            }
+            let r = contact_batch_with(&sa, &pa, &sb, &pb, 0.0, options).unwrap();
+            r.iter().map(|x| x.map_or(0, |c| c.iterations)).collect()
         }
         _ => {
             for _ in 0..rounds {

@@ -495,3 +495,78 @@ fn bad_input_is_flagged_not_dropped() {
     let c = c[0].expect("an infinite prediction keeps every contact");
     assert!((c.depth + (1e6 - 1.5)).abs() < 1.0, "{c:?}");
 }
+
+/// Against parry3d's `query::contact` on the standard pairs of every kind: where
+/// both find a contact, the depths agree within the tolerance, or the one that
+/// differs fails its own certificate (parry's EPA on curved shapes stops early;
+/// every such case is counted, and none may be ours).
+#[test]
+fn agrees_with_parry() {
+    use workloads::{PairKind, standard_pairs};
+    let n = pairs_per_case() * 4;
+    for kind in PairKind::ALL {
+        let pairs = standard_pairs(kind, n, SEED ^ 0x9A77);
+        let sa: Vec<&Shape> = pairs.iter().map(|p| &p.a).collect();
+        let sb: Vec<&Shape> = pairs.iter().map(|p| &p.b).collect();
+        let pa: Vec<Pose> = pairs.iter().map(|p| p.pose_a).collect();
+        let pb: Vec<Pose> = pairs.iter().map(|p| p.pose_b).collect();
+        let ours = contact_batch(&sa, &pa, &sb, &pb, 0.0, Parallelism::default()).unwrap();
+        let (mut both, mut parry_off, mut presence_band) = (0usize, 0usize, 0usize);
+        for (i, p) in pairs.iter().enumerate() {
+            let theirs = parry3d::query::contact(
+                &workloads::parry::pose(&p.pose_a),
+                &*workloads::parry::shape(&p.a),
+                &workloads::parry::pose(&p.pose_b),
+                &*workloads::parry::shape(&p.b),
+                0.0,
+            )
+            .unwrap();
+            let shapes = (&p.a, &p.pose_a, &p.b, &p.pose_b);
+            let scale = p.a.bounding_radius() + p.b.bounding_radius();
+            let what = format!(
+                "{} seed {:#x} pair {i}: ours {:?}",
+                kind.name(),
+                SEED ^ 0x9A77,
+                ours[i]
+            );
+            match (ours[i], theirs) {
+                (None, None) => {}
+                (Some(c), None) => {
+                    // parry reports touching shapes as no contact.
+                    assert!(c.depth <= tolerance(0.0, scale, 0.0), "{what}: parry none");
+                    presence_band += 1;
+                }
+                (None, Some(t)) => {
+                    assert!(t.dist >= -tolerance(0.0, scale, 0.0), "{what}: parry {t:?}");
+                    presence_band += 1;
+                }
+                (Some(c), Some(t)) => {
+                    both += 1;
+                    let tol = tolerance(c.depth, scale, 0.0);
+                    assert!(
+                        certificate(shapes, &c, tol).is_ok(),
+                        "{what}: ours fails its certificate"
+                    );
+                    let theirs_depth = -t.dist;
+                    if (theirs_depth - c.depth).abs() > tol {
+                        // Theirs must then be the wrong one: deeper than the
+                        // overlap along its own normal allows, or shallower than ours
+                        // (a smaller depth along a valid normal would beat ours).
+                        let n = Vec3::new(t.normal1.x, t.normal1.y, t.normal1.z);
+                        let along = overlap_along(&p.a, &p.pose_a, &p.b, &p.pose_b, n);
+                        assert!(
+                            (along - theirs_depth).abs() > tol || theirs_depth > c.depth,
+                            "{what}: parry {theirs_depth} along a valid normal beats ours"
+                        );
+                        parry_off += 1;
+                    }
+                }
+            }
+        }
+        println!(
+            "{}: {both} contacts on both sides, {parry_off} where parry's depth is the wrong one, \
+             {presence_band} touching pairs only one side reports",
+            kind.name()
+        );
+    }
+}

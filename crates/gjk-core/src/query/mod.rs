@@ -5,5 +5,6 @@ pub mod contact;
 pub mod epa;
 pub mod gjk;
 pub mod minkowski;
+pub mod polytope;
 pub mod simplex;
 pub mod status;

@@ -21,6 +21,7 @@ use gjk_core::{Contact, Pose, Status, SupportMap};
 use glam::Vec3;
 use wide::f32x8;
 
+use super::epa_x8::penetration_x8;
 use super::gjk_x8::{CoreClosest, closest_cores, iteration_counts};
 use super::minkowski_x8::MinkowskiX8;
 use super::separating_axes_x8::box_cores_penetration_x8;
@@ -134,8 +135,8 @@ pub(crate) fn from_closest_cores(
     )
 }
 
-/// The general path: GJK on the cores; lanes whose cores overlap are left
-/// unresolved.
+/// The general path: GJK on the cores, then EPA on the lanes whose cores overlap
+/// inside a tetrahedron; the other overlapping lanes are left unresolved.
 #[inline(always)]
 fn gjk_contact<A: SupportMapX8, B: SupportMapX8>(
     m: &MinkowskiX8<'_, A, B>,
@@ -148,7 +149,7 @@ fn gjk_contact<A: SupportMapX8, B: SupportMapX8>(
     let apart = valid.and_not(gjk.cores_overlap);
     let (in_contact, depth, normal, point_a, point_b) =
         from_closest_cores(&gjk.cores, apart, reach, margins);
-    LocalContact {
+    let mut contact = LocalContact {
         in_contact,
         unresolved: valid & gjk.cores_overlap,
         depth,
@@ -157,7 +158,27 @@ fn gjk_contact<A: SupportMapX8, B: SupportMapX8>(
         point_b,
         iterations: gjk.iterations,
         status: gjk.status,
+    };
+    if contact.unresolved.any() {
+        let pen = penetration_x8(m, &gjk.enclosure, contact.unresolved, touch);
+        let done = pen.resolved;
+        let (ma, mb) = margins;
+        let n = pen.normal;
+        contact.in_contact |= done;
+        contact.unresolved = contact.unresolved.and_not(done);
+        contact.depth = done.select(pen.depth + ma + mb, contact.depth);
+        contact.normal = done.select(n, contact.normal);
+        contact.point_a = done.select(n.mul_add(ma, pen.core_a), contact.point_a);
+        contact.point_b = done.select((-n).mul_add(mb, pen.core_b), contact.point_b);
+        contact.iterations = done.select(contact.iterations + pen.iterations, contact.iterations);
+        let bits = done.bitmask();
+        for (k, s) in contact.status.iter_mut().enumerate() {
+            if bits >> k & 1 == 1 {
+                *s = pen.status[k];
+            }
+        }
     }
+    contact
 }
 
 /// Two box cores: the separating axes measure overlapping cores exactly; one GJK

@@ -86,6 +86,9 @@ struct Outcome {
     simplex: SimplexX8,
     /// Fourth vertex and its weight, for lanes whose tetrahedron enclosed the origin.
     enclosing: (Vec3X8, Vec3X8, f32x8),
+    /// Lanes whose last tetrahedron (the simplex and the enclosing point)
+    /// encloses the origin.
+    enclosed: MaskX8,
     v: Vec3X8,
     cores_overlap: MaskX8,
     shapes_intersect: MaskX8,
@@ -122,6 +125,7 @@ where
 
     let mut terminated = !valid;
     let mut cores_overlap = MaskX8::NONE;
+    let mut enclosed_lanes = MaskX8::NONE;
     let mut intersected = MaskX8::NONE;
     let mut degenerate = MaskX8::NONE;
     let mut capped = MaskX8::NONE;
@@ -200,6 +204,7 @@ where
         };
         let enclosed = active & enclosed;
         cores_overlap |= enclosed;
+        enclosed_lanes |= enclosed;
         intersected |= enclosed;
         if let Some(solved) = &weighted {
             for k in 0..3 {
@@ -231,6 +236,7 @@ where
     Outcome {
         simplex,
         enclosing,
+        enclosed: enclosed_lanes,
         v,
         cores_overlap,
         shapes_intersect: intersected,
@@ -298,6 +304,17 @@ pub fn distance_x8<A: SupportMapX8, B: SupportMapX8>(
     )
 }
 
+/// The tetrahedron of support points that GJK found enclosing the origin, per
+/// lane of `lanes`: where EPA starts.
+pub(crate) struct Enclosure {
+    /// The four vertices of `core(A) - core(B)`.
+    pub w: [Vec3X8; 4],
+    /// The core points of A that produced them (B's are `a - w`).
+    pub a: [Vec3X8; 4],
+    /// Lanes whose tetrahedron encloses the origin.
+    pub lanes: MaskX8,
+}
+
 /// What GJK found of two cores: their closest points, which lanes overlap, and how
 /// each lane's loop ended.
 pub(crate) struct CoresGjk {
@@ -309,6 +326,8 @@ pub(crate) struct CoresGjk {
     pub iterations: f32x8,
     /// How each lane's loop ended.
     pub status: [Status; 8],
+    /// The enclosing tetrahedra of the overlapping lanes that have one.
+    pub enclosure: Enclosure,
 }
 
 /// GJK distance on the cores of `m`, for the lanes of `valid`: the closest points
@@ -345,7 +364,15 @@ pub(crate) fn closest_cores<A: SupportMapX8, B: SupportMapX8>(
         v: out.v,
         core_distance,
     };
+    let (a3, b3, _) = out.enclosing;
+    let s = &out.simplex;
+    let enclosure = Enclosure {
+        w: [s.w[0], s.w[1], s.w[2], a3 - b3],
+        a: [s.a[0], s.a[1], s.a[2], a3],
+        lanes: out.enclosed,
+    };
     CoresGjk {
+        enclosure,
         cores,
         cores_overlap: out.cores_overlap,
         iterations: out.iterations,
