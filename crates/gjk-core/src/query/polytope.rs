@@ -57,6 +57,13 @@ pub struct FacePenetration {
 /// A convex polytope of support points around the origin (see the module docs).
 #[derive(Clone)]
 pub struct Polytope {
+    mesh: Mesh,
+    scratch: Scratch,
+}
+
+/// The polytope's points and faces.
+#[derive(Clone)]
+struct Mesh {
     points: [SupportPoint; POLYTOPE_MAX_VERTICES],
     point_count: usize,
     /// Per face slot: vertex indices, counter-clockwise seen from outside.
@@ -76,8 +83,8 @@ pub struct Polytope {
 impl std::fmt::Debug for Polytope {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Polytope")
-            .field("points", &self.point_count)
-            .field("faces", &self.face_count)
+            .field("points", &self.mesh.point_count)
+            .field("faces", &self.mesh.face_count)
             .finish()
     }
 }
@@ -94,14 +101,17 @@ impl Polytope {
     /// tetrahedron. Boxed: it is a few kilobytes.
     pub fn empty() -> Box<Self> {
         Box::new(Polytope {
-            points: [SupportPoint::default(); POLYTOPE_MAX_VERTICES],
-            point_count: 0,
-            corners: [[0; 3]; POLYTOPE_MAX_FACES],
-            neighbours: [[0; 3]; POLYTOPE_MAX_FACES],
-            normals: [Vec3::ZERO; POLYTOPE_MAX_FACES],
-            distances: [f32::INFINITY; POLYTOPE_MAX_FACES],
-            slot_count: 0,
-            face_count: 0,
+            mesh: Mesh {
+                points: [SupportPoint::default(); POLYTOPE_MAX_VERTICES],
+                point_count: 0,
+                corners: [[0; 3]; POLYTOPE_MAX_FACES],
+                neighbours: [[0; 3]; POLYTOPE_MAX_FACES],
+                normals: [Vec3::ZERO; POLYTOPE_MAX_FACES],
+                distances: [f32::INFINITY; POLYTOPE_MAX_FACES],
+                slot_count: 0,
+                face_count: 0,
+            },
+            scratch: Scratch::default(),
         })
     }
 
@@ -116,6 +126,50 @@ impl Polytope {
     /// Makes this polytope the tetrahedron of `points` (reusing its storage, as a
     /// wide driver does lane after lane); `false` when a face has no area.
     pub fn reset(&mut self, points: [SupportPoint; 4]) -> bool {
+        self.mesh.reset(points)
+    }
+
+    /// Support points so far.
+    pub fn point_count(&self) -> usize {
+        self.mesh.point_count
+    }
+
+    /// The face nearest the origin (the first of equals, by slot).
+    pub fn nearest(&self) -> NearestFace {
+        self.mesh.nearest()
+    }
+
+    /// Whether another expansion fits: a free vertex and room for the faces a
+    /// step can add.
+    pub fn has_room(&self) -> bool {
+        self.mesh.has_room()
+    }
+
+    /// Expands face `face` (the nearest) towards the support point `p` found along
+    /// its normal: removes the faces `p` sees, connected to `face`, and fans new
+    /// faces from the horizon to `p`. `touch` is the absolute length below which
+    /// two points count as one. On refusal the polytope is unchanged.
+    pub fn expand(
+        &mut self,
+        face: &NearestFace,
+        p: SupportPoint,
+        touch: f32,
+    ) -> Result<(), Refusal> {
+        if !self.mesh.has_room() {
+            return Err(Refusal::Full);
+        }
+        self.mesh.expand(face, p, touch, &mut self.scratch)
+    }
+
+    /// Depth, normal and witness points from face `face`: the origin's projection
+    /// on it, in barycentric weights of its three support points.
+    pub fn penetration(&self, face: &NearestFace) -> FacePenetration {
+        self.mesh.penetration(face)
+    }
+}
+
+impl Mesh {
+    fn reset(&mut self, points: [SupportPoint; 4]) -> bool {
         self.points[..4].copy_from_slice(&points);
         self.point_count = 4;
         self.distances[..self.slot_count].fill(f32::INFINITY);
@@ -126,48 +180,32 @@ impl Polytope {
 
     fn reset_tetrahedron(&mut self) -> Option<()> {
         let w = |i: usize| self.points[i].w;
-        let interior = (w(0) + w(1) + w(2) + w(3)) * 0.25;
-        for tri in [[0u8, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]] {
-            let [a, b, c] = tri.map(|i| w(i as usize));
-            let (n, _) = plane(a, b, c)?;
-            let corners = if n.dot(interior - a) > 0.0 {
-                [tri[0], tri[2], tri[1]]
-            } else {
-                tri
-            };
-            // The flipped triangle's plane, computed from its own winding.
-            let (normal, distance) = plane(
-                w(corners[0] as usize),
-                w(corners[1] as usize),
-                w(corners[2] as usize),
-            )?;
-            let slot = self.slot_count;
+        let volume = (w(1) - w(0)).dot((w(2) - w(0)).cross(w(3) - w(0)));
+        // With vertex 3 on the positive side of triangle 0, 1, 2 the faces below
+        // wind counter-clockwise seen from outside; a negative volume swaps
+        // vertices 1 and 2 to get there.
+        if volume < 0.0 {
+            self.points.swap(1, 2);
+        } else if volume.is_nan() || volume == 0.0 {
+            return None;
+        }
+        const FACES: [[u8; 3]; 4] = [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]];
+        // Across each face's edge k (corner k to corner k + 1).
+        const NEIGHBOURS: [[u8; 3]; 4] = [[2, 3, 1], [0, 3, 2], [1, 3, 0], [0, 2, 1]];
+        for (slot, corners) in FACES.into_iter().enumerate() {
+            let [a, b, c] = corners.map(|i| self.points[i as usize].w);
+            let (normal, distance) = plane(a, b, c)?;
             self.corners[slot] = corners;
+            self.neighbours[slot] = NEIGHBOURS[slot];
             self.normals[slot] = normal;
             self.distances[slot] = distance;
-            self.slot_count += 1;
-            self.face_count += 1;
         }
-        // Adjacency by matching reversed edges; a tetrahedron has all four.
-        for f in 0..4 {
-            for k in 0..3 {
-                let (a, b) = (self.corners[f][k], self.corners[f][(k + 1) % 3]);
-                let twin = (0..4).find(|&g| {
-                    (0..3).any(|m| self.corners[g][m] == b && self.corners[g][(m + 1) % 3] == a)
-                })?;
-                self.neighbours[f][k] = twin as u8;
-            }
-        }
+        self.slot_count = 4;
+        self.face_count = 4;
         Some(())
     }
 
-    /// Support points so far.
-    pub fn point_count(&self) -> usize {
-        self.point_count
-    }
-
-    /// The face nearest the origin (the first of equals, by slot).
-    pub fn nearest(&self) -> NearestFace {
+    fn nearest(&self) -> NearestFace {
         let mut slot = 0;
         let mut best = f32::INFINITY;
         for (i, &d) in self.distances[..self.slot_count].iter().enumerate() {
@@ -183,64 +221,57 @@ impl Polytope {
         }
     }
 
-    /// Whether another expansion fits: a free vertex and room for the faces a
-    /// step can add (a horizon rarely exceeds a dozen edges; sixteen spare).
-    pub fn has_room(&self) -> bool {
+    /// A free vertex and room for the faces a step can add (a horizon rarely
+    /// exceeds a dozen edges; sixteen spare).
+    fn has_room(&self) -> bool {
         self.point_count < POLYTOPE_MAX_VERTICES && self.face_count + 16 <= POLYTOPE_MAX_FACES
     }
 
-    /// Expands face `face` (the nearest) towards the support point `p` found along
-    /// its normal: removes the faces `p` sees, connected to `face`, and fans new
-    /// faces from the horizon to `p`. `touch` is the absolute length below which
-    /// two points count as one. On refusal the polytope is unchanged.
-    pub fn expand(
+    /// [`Polytope::expand`], with the step's scratch space.
+    fn expand(
         &mut self,
         face: &NearestFace,
         p: SupportPoint,
         touch: f32,
+        scratch: &mut Scratch,
     ) -> Result<(), Refusal> {
-        if !self.has_room() {
-            return Err(Refusal::Full);
-        }
-        let mut removed = [0u8; POLYTOPE_MAX_FACES];
-        let mut horizon = [(0u8, 0u8, 0u8); POLYTOPE_MAX_HORIZON];
-        let (removed_count, horizon_count) = self.carve(face.slot, p.w, &mut removed, &mut horizon);
-        let removed = &removed[..removed_count];
-        if horizon_count > POLYTOPE_MAX_HORIZON {
-            for &f in removed {
-                self.distances[f as usize] = self.plane_distance(f as usize);
-            }
-            return Err(Refusal::Degenerate);
-        }
-        let horizon = &horizon[..horizon_count];
-        // The new polytope holds the old one, so no new face may come closer to
-        // the origin than the face being expanded; one that does is a sliver
-        // whose normal is rounding noise.
-        let floor = face.distance - (EPA_RELATIVE_GAP * face.distance.abs() + touch);
-        let new_vertex = self.point_count;
+        let (removed_count, horizon_count) =
+            self.carve(face.slot, p.w, &mut scratch.removed, &mut scratch.horizon);
+        let removed = &scratch.removed[..removed_count];
         let refuse = |this: &mut Self| {
             for &f in removed {
                 this.distances[f as usize] = this.plane_distance(f as usize);
             }
             Err(Refusal::Degenerate)
         };
-        if !is_one_loop(horizon) || horizon.len() > removed.len() + self.free_slots() {
+        if horizon_count > POLYTOPE_MAX_HORIZON || horizon_count > removed_count + self.free_slots()
+        {
             return refuse(self);
         }
-        let mut planes = [(Vec3::ZERO, 0.0f32); POLYTOPE_MAX_HORIZON];
+        let horizon = &scratch.horizon[..horizon_count];
+        if !scratch.edges.link(horizon) {
+            return refuse(self);
+        }
+        // The new polytope holds the old one, so no new face may come closer to
+        // the origin than the face being expanded; one that does is a sliver
+        // whose normal is rounding noise.
+        let floor = face.distance - (EPA_RELATIVE_GAP * face.distance.abs() + touch);
         for (i, &(a, b, _)) in horizon.iter().enumerate() {
             match plane(self.points[a as usize].w, self.points[b as usize].w, p.w) {
-                Some((n, d)) if d >= floor => planes[i] = (n, d),
-                _ => return refuse(self),
+                Some((n, d)) if d >= floor => scratch.planes[i] = (n, d),
+                _ => {
+                    scratch.edges.clear(horizon);
+                    return refuse(self);
+                }
             }
         }
         // Accepted: the new vertex, then one face per horizon edge, in the slots
         // the carved faces freed first.
-        self.points[new_vertex] = p;
+        let new_vertex = self.point_count as u8;
+        self.points[self.point_count] = p;
         self.point_count += 1;
-        let mut slots = [0u8; POLYTOPE_MAX_HORIZON];
         let mut reused = removed.iter().copied();
-        for slot in slots.iter_mut().take(horizon.len()) {
+        for slot in scratch.slots.iter_mut().take(horizon_count) {
             *slot = reused.next().unwrap_or_else(|| {
                 self.slot_count += 1;
                 (self.slot_count - 1) as u8
@@ -250,33 +281,27 @@ impl Polytope {
         for f in reused {
             self.distances[f as usize] = f32::INFINITY;
         }
-        self.face_count = self.face_count - removed.len() + horizon.len();
-        let slot_of_edge_from = |v: u8| {
-            horizon
-                .iter()
-                .position(|&(s, _, _)| s == v)
-                .map_or(0, |i| slots[i])
-        };
-        let slot_of_edge_to = |v: u8| {
-            horizon
-                .iter()
-                .position(|&(_, e, _)| e == v)
-                .map_or(0, |i| slots[i])
-        };
+        self.face_count = self.face_count - removed_count + horizon_count;
         for (i, &(a, b, outside)) in horizon.iter().enumerate() {
-            let me = slots[i] as usize;
-            self.corners[me] = [a, b, new_vertex as u8];
-            (self.normals[me], self.distances[me]) = planes[i];
+            let me = scratch.slots[i];
             // Across (a, b) the kept face; across (b, new) the new face on the
-            // horizon edge starting at b; across (new, a) the one ending at a.
-            self.neighbours[me] = [outside, slot_of_edge_from(b), slot_of_edge_to(a)];
+            // next horizon edge, which starts at b (and has this one across its
+            // (new, b)).
+            let next = scratch.slots[scratch.edges.starting_at(b)];
+            let m = me as usize;
+            self.corners[m] = [a, b, new_vertex];
+            (self.normals[m], self.distances[m]) = scratch.planes[i];
+            self.neighbours[m][0] = outside;
+            self.neighbours[m][1] = next;
+            self.neighbours[next as usize][2] = me;
             let kept = outside as usize;
             for k in 0..3 {
                 if self.corners[kept][k] == b && self.corners[kept][(k + 1) % 3] == a {
-                    self.neighbours[kept][k] = me as u8;
+                    self.neighbours[kept][k] = me;
                 }
             }
         }
+        scratch.edges.clear(horizon);
         Ok(())
     }
 
@@ -332,9 +357,7 @@ impl Polytope {
         (removed_count, horizon_count)
     }
 
-    /// Depth, normal and witness points from face `face`: the origin's projection
-    /// on it, in barycentric weights of its three support points.
-    pub fn penetration(&self, face: &NearestFace) -> FacePenetration {
+    fn penetration(&self, face: &NearestFace) -> FacePenetration {
         let [pa, pb, pc] = self.corners[face.slot].map(|i| self.points[i as usize]);
         let q = face.normal * face.distance;
         let n = (pb.w - pa.w).cross(pc.w - pa.w);
@@ -351,22 +374,88 @@ impl Polytope {
     }
 }
 
-/// Whether the horizon edges chain into one closed loop (each edge's end starts
-/// exactly one edge), which the fan of new faces relies on.
-fn is_one_loop(horizon: &[(u8, u8, u8)]) -> bool {
-    let Some(&(start, _, _)) = horizon.first() else {
-        return false;
-    };
-    let mut at = start;
-    for steps in 1..=horizon.len() {
-        let mut next = horizon.iter().filter(|&&(a, _, _)| a == at);
-        match (next.next(), next.next()) {
-            (Some(&(_, b, _)), None) => at = b,
-            _ => return false,
-        }
-        if at == start {
-            return steps == horizon.len();
+/// Scratch space of one expansion, kept with the polytope so that a step
+/// initializes nothing it does not use.
+#[derive(Clone)]
+struct Scratch {
+    removed: [u8; POLYTOPE_MAX_FACES],
+    horizon: [(u8, u8, u8); POLYTOPE_MAX_HORIZON],
+    planes: [(Vec3, f32); POLYTOPE_MAX_HORIZON],
+    slots: [u8; POLYTOPE_MAX_HORIZON],
+    edges: HorizonEdges,
+}
+
+impl Default for Scratch {
+    /// Zeroed, with no horizon edge indexed.
+    fn default() -> Self {
+        Scratch {
+            removed: [0; POLYTOPE_MAX_FACES],
+            horizon: [(0, 0, 0); POLYTOPE_MAX_HORIZON],
+            planes: [(Vec3::ZERO, 0.0); POLYTOPE_MAX_HORIZON],
+            slots: [0; POLYTOPE_MAX_HORIZON],
+            edges: HorizonEdges {
+                from: [NO_EDGE; POLYTOPE_MAX_VERTICES],
+            },
         }
     }
-    false
+}
+
+/// No horizon edge starts at this vertex.
+const NO_EDGE: u8 = u8::MAX;
+
+/// The horizon's edges by their start vertex: which edge leaves each vertex,
+/// [`NO_EDGE`] between steps.
+#[derive(Clone)]
+struct HorizonEdges {
+    from: [u8; POLYTOPE_MAX_VERTICES],
+}
+
+impl HorizonEdges {
+    /// Indexes `horizon` by start vertex and checks that its edges chain into one
+    /// closed loop (each vertex starts at most one edge, and walking from the first
+    /// edge returns to it after exactly all of them), which the fan of new faces
+    /// relies on. Rounding can break it when a barely visible face is carved. On
+    /// `false` the index is already cleared.
+    fn link(&mut self, horizon: &[(u8, u8, u8)]) -> bool {
+        let mut ok = !horizon.is_empty();
+        for (i, &(a, _, _)) in horizon.iter().enumerate() {
+            if self.from[a as usize] != NO_EDGE {
+                ok = false;
+            }
+            self.from[a as usize] = i as u8;
+        }
+        if ok {
+            let start = horizon[0].0;
+            let mut at = start;
+            for steps in 1..=horizon.len() {
+                let edge = self.from[at as usize];
+                if edge == NO_EDGE {
+                    ok = false;
+                    break;
+                }
+                at = horizon[edge as usize].1;
+                if at == start {
+                    ok = steps == horizon.len();
+                    break;
+                }
+            }
+            ok &= at == start;
+        }
+        if !ok {
+            self.clear(horizon);
+        }
+        ok
+    }
+
+    /// The index of the edge starting at `v` (linked).
+    fn starting_at(&self, v: u8) -> usize {
+        self.from[v as usize] as usize
+    }
+
+    /// Back to no edges, touching only the entries `horizon` set.
+    fn clear(&mut self, horizon: &[(u8, u8, u8)]) {
+        for &(a, _, _) in horizon {
+            self.from[a as usize] = NO_EDGE;
+        }
+    }
 }
