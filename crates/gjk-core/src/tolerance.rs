@@ -153,8 +153,9 @@ pub const MANIFOLD_REFERENCE_BIAS: f32 = 1e-3;
 /// Two segment features (capsule cores, cylinder sides, box faces seen edge on)
 /// are parallel, and give a two-point manifold, when the sine of the angle between
 /// their projections on the plane orthogonal to the normal is below this (0.5
-/// degrees). Each point is then put on A's segment, and B's point along the normal
-/// from it, off B's segment by the lateral offset the angle allows: at most
-/// `0.009 · L` over an overlap of length `L`, and nothing for the exactly parallel
-/// segments of a capsule lying on another. Otherwise they cross at one point.
+/// degrees). Each end's pair of points is then moved across the normal to line
+/// up along it, which takes each off its segment by half the offset the angle
+/// allows: at most `0.0045 · L` over an overlap of length `L`, and nothing for the
+/// exactly parallel segments of a capsule lying on another. Otherwise they cross
+/// at one point.
 pub const MANIFOLD_PARALLEL_SEGMENTS_SIN: f32 = 9e-3;

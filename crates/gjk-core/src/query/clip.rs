@@ -60,6 +60,14 @@ pub(crate) struct ClipBuffers {
     next: Vec<ClipVertex>,
 }
 
+/// The width of the tolerance band of the side planes: `tol` measured on the
+/// reference face, which is `tol` times the cosine between the face's normal and
+/// `view` across the normal (the face is seen obliquely along it), so that a
+/// vertex kept in the band is off the face by `tol` at most.
+fn band(reference: &Feature, view: Vec3, tol: f32) -> f32 {
+    tol * reference.normal().dot(view).abs()
+}
+
 /// The side plane of reference edge `k`: outward unit normal and a point on it.
 /// `view` is the direction the reference polygon is seen from (`±n`, on the side of
 /// its outward normal), against which it turns counter-clockwise.
@@ -99,7 +107,7 @@ fn core_point(
 
 /// The incident polygon clipped to the reference polygon's side planes
 /// (Sutherland-Hodgman), as core points pushed to `out`. A vertex up to `tol`
-/// outside a side plane counts as inside and stays where it is, standing for the
+/// outside a side plane (measured on the reference face) counts as inside and stays where it is, standing for the
 /// crossing of its edges with the plane, so that a face resting exactly on
 /// another's edge keeps its corners, and their ids, under rounding.
 ///
@@ -120,6 +128,7 @@ pub(crate) fn clip_polygon(
         Side::A => n,
         Side::B => -n,
     };
+    let tol = band(reference, view, tol);
     let ClipBuffers { current, next } = buffers;
     current.clear();
     current.extend(
@@ -213,6 +222,7 @@ pub(crate) fn clip_segment(
         Side::A => n,
         Side::B => -n,
     };
+    let tol = band(reference, view, tol);
     let [p, q] = [incident.vertices()[0], incident.vertices()[1]];
     let mut ends = [
         (0.0f32, incident.vertex_ids()[0], reference.id()),
@@ -264,9 +274,10 @@ pub(crate) fn clip_segment(
 
 /// Two segments (A's and B's) parallel in the plane orthogonal to `n`: the two
 /// ends of their overlap seen along `n`, as core points pushed to `out` (none when
-/// they are not parallel, or overlap by less than `tol`). Each point lies on A's
-/// segment, and B's point is the one along `n` from it at the depth measured
-/// between the segments (see [`crate::tolerance::MANIFOLD_PARALLEL_SEGMENTS_SIN`]).
+/// they are not parallel, or overlap by less than `tol`). At each end, the points
+/// of both segments at the same place seen along `n` give the depth, and are then
+/// moved towards each other across the normal, each by half of their offset (see
+/// [`crate::tolerance::MANIFOLD_PARALLEL_SEGMENTS_SIN`]).
 /// Ids: an end of the overlap set by A's vertex lies on that vertex and B's edge,
 /// else on A's edge and B's vertex (A's vertex when both ends are within `tol`).
 pub(crate) fn overlap_segments(
@@ -308,14 +319,16 @@ pub(crate) fn overlap_segments(
         return false;
     }
     for (t, id_a, id_b) in [lo, hi] {
-        let a = a0 + (a1 - a0) * t;
-        // B's point at the same place seen along n, then moved onto the normal.
+        let on_a = a0 + (a1 - a0) * t;
+        // B's point at the same place seen along n; the two are then moved
+        // towards each other, each by half their offset across the normal.
         let s = ((t - t0) / (t1 - t0)).clamp(0.0, 1.0);
         let on_b = b0 + (b1 - b0) * s;
-        let depth = (a - on_b).dot(n);
+        let depth = (on_a - on_b).dot(n);
+        let mid = 0.5 * (on_a + on_b);
         out.push(CorePoint {
-            a,
-            b: a - n * depth,
+            a: mid + n * (0.5 * depth),
+            b: mid - n * (0.5 * depth),
             id_a,
             id_b,
         });

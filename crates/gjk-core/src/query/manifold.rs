@@ -16,8 +16,9 @@
 //!   the one point where they cross;
 //! - a point (a sphere's core): the single contact point.
 //!
-//! Points farther apart than the prediction distance are dropped, and the rest
-//! reduced to four ([`reduce`](super::reduce)): the deepest, then the largest area.
+//! Points farther apart than the prediction distance are dropped; when a disc's
+//! polygon left the deepest point short of the contact's (a chord inside the
+//! rim), the contact's point joins them; the rest are reduced to four ([`reduce`](super::reduce)): the deepest, then the largest area.
 //! When nothing is left (an oblique face, two crossing edges), the manifold is the
 //! contact's single point. Margins (rounded shapes, capsules, spheres) are added
 //! along the normal, as the contact does.
@@ -87,7 +88,9 @@ pub struct Manifold {
 }
 
 impl Manifold {
-    /// The points, the deepest first (within the manifold tolerance).
+    /// The points, the deepest first (the first of those within the manifold
+    /// tolerance of the deepest, by feature ids, so that the order holds from step
+    /// to step).
     #[inline]
     pub fn points(&self) -> &[ManifoldPoint] {
         &self.points[..self.len as usize]
@@ -146,7 +149,7 @@ pub struct ManifoldScratch {
 ///     assert!((p.depth - 0.01).abs() < 1e-5);
 ///     assert!((p.point_b.y - 0.49).abs() < 1e-5);
 /// }
-/// # Ok::<(), gjk_core::ShapeError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn contact_manifold<A, B>(
     a: &A,
@@ -210,6 +213,23 @@ where
     // point does not flicker with rounding) stay.
     let reach = -prediction - tol - ma - mb;
     points.retain(|p| (p.a - p.b).dot(n) >= reach);
+    // Discs enter as inscribed polygons, whose chords fall short of the rim: when
+    // the deepest point lies on such a chord, the contact's own point (on the rim)
+    // is deeper, and joins the candidates.
+    let core_depth = c.depth - ma - mb;
+    let deepest = points
+        .iter()
+        .map(|p| (p.a - p.b).dot(n))
+        .fold(f32::NEG_INFINITY, f32::max);
+    let (contact_a, contact_b) = contact_points(c, pose_a, n, (ma, mb));
+    if !points.is_empty() && deepest < core_depth - tol {
+        points.push(CorePoint {
+            a: contact_a,
+            b: contact_b,
+            id_a: fa.id(),
+            id_b: fb.id(),
+        });
+    }
     reduce(points, n, tol);
 
     let mut m = Manifold {
@@ -220,17 +240,12 @@ where
         status: c.status,
     };
     if points.is_empty() {
-        m.points[0] = ManifoldPoint {
-            point_a: c.point_a,
-            point_b: c.point_b,
-            depth: c.depth,
-            id: ContactId {
-                a: fa.id(),
-                b: fb.id(),
-            },
-        };
-        m.len = 1;
-        return m;
+        points.push(CorePoint {
+            a: contact_a,
+            b: contact_b,
+            id_a: fa.id(),
+            id_b: fb.id(),
+        });
     }
     for (slot, p) in m.points.iter_mut().zip(points.iter()) {
         *slot = ManifoldPoint {
@@ -245,6 +260,16 @@ where
     }
     m.len = points.len().min(4) as u8;
     m
+}
+
+/// The contact's points as core points in A's frame (the margins taken off along
+/// the normal), as the contact gives them: on the surfaces, and apart along the
+/// normal to the accuracy of EPA's witnesses.
+fn contact_points(c: &Contact, pose_a: &Pose, n: Vec3, (ma, mb): (f32, f32)) -> (Vec3, Vec3) {
+    (
+        pose_a.inverse_transform_point(c.point_a) - n * ma,
+        pose_a.inverse_transform_point(c.point_b) + n * mb,
+    )
 }
 
 /// The candidate points of two features (A's frame) along the normal `n`, by the
