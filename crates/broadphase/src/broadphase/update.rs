@@ -30,6 +30,20 @@ const CHUNK_MAX: usize = 256;
 /// thread and no different on two, where each chunk is now one group (BENCHMARKS.md).
 const QUERY_GROUP: usize = 16;
 
+/// [`Broadphase::update`] recomputes the whole pair set from scratch (the tree's
+/// all-pairs traversal, then one pass over the partner lists) instead of querying
+/// the tree once per moved proxy, when at least this fraction of the live proxies
+/// moved: a scene loaded with `insert_many`, or a frame that teleports most bodies.
+/// The all-pairs traversal visits each overlapping subtree pair once, where the
+/// queries of all proxies would each walk down from the root, and it runs in
+/// parallel as one call; below half, the moved proxies' queries touch less of the
+/// tree. The pair set is the same either way (both are exactly the fat boxes'
+/// overlaps).
+const FROM_SCRATCH_FRACTION: f64 = 0.5;
+
+/// ... and at least this many proxies moved (smaller updates are cheap either way).
+const FROM_SCRATCH_MIN: usize = 4096;
+
 /// The pairs that began and ended during one [`Broadphase::update`], each list sorted
 /// by `(a.index, b.index)`.
 #[derive(Clone, Copy, Debug)]
@@ -249,6 +263,17 @@ impl<T> Broadphase<T> {
         moves.sort_unstable();
         moves.dedup();
 
+        if moves.len() >= FROM_SCRATCH_MIN
+            && moves.len() as f64 >= FROM_SCRATCH_FRACTION * self.len as f64
+        {
+            self.update_from_scratch();
+            for &s in &moves {
+                self.hot[s as usize].moved = false;
+            }
+            moves.clear();
+            self.move_buffer = moves;
+            return self.sorted_changes();
+        }
         let parallel =
             moves.len() >= self.config.parallel_min_moved && rayon::current_num_threads() > 1;
         // The moved proxies' old lists leave the pair state, so that the query tasks own
@@ -304,6 +329,11 @@ impl<T> Broadphase<T> {
         }
         moves.clear();
         self.move_buffer = moves;
+        self.sorted_changes()
+    }
+
+    /// The began and ended lists, sorted.
+    fn sorted_changes(&mut self) -> PairChanges<'_> {
         // Results were applied in whatever order the tasks finished, so the key is a
         // total order on pairs (generations break ties of indices, which a removed
         // proxy and its slot's next tenant share): the lists do not depend on that
@@ -314,6 +344,91 @@ impl<T> Broadphase<T> {
         PairChanges {
             began: &self.began,
             ended: &self.ended,
+        }
+    }
+
+    /// The pair set recomputed from the tree's all-pairs traversal: every live
+    /// proxy's partner list is replaced by the new one (in its old allocation), and
+    /// the differences are the pairs that began and ended.
+    fn update_from_scratch(&mut self) {
+        let pairs = self.tree.overlapping_pairs();
+        let n = self.hot.len();
+        // The new lists in one flat array: counts, offsets, fill, sort each.
+        let mut start = vec![0u32; n + 1];
+        for &(p, q) in &pairs {
+            start[p as usize + 1] += 1;
+            start[q as usize + 1] += 1;
+        }
+        for s in 0..n {
+            start[s + 1] += start[s];
+        }
+        let mut fill = start.clone();
+        let mut flat = vec![0u32; 2 * pairs.len()];
+        for &(p, q) in &pairs {
+            flat[fill[p as usize] as usize] = q;
+            fill[p as usize] += 1;
+            flat[fill[q as usize] as usize] = p;
+            fill[q as usize] += 1;
+        }
+        for s in 0..n {
+            let (lo, hi) = (start[s] as usize, start[s + 1] as usize);
+            let new = &mut flat[lo..hi];
+            new.sort_unstable();
+            let old = &mut self.partners[s];
+            if old.as_slice() != &*new {
+                diff_upper(
+                    &self.hot,
+                    s as u32,
+                    old,
+                    new,
+                    &mut self.began,
+                    &mut self.ended,
+                );
+                old.clear();
+                old.extend_from_slice(new);
+            }
+        }
+        self.pair_count = pairs.len();
+    }
+}
+
+/// The pairs `(p, q)` with `q > p` in `new` and not in `old` (began) and the
+/// reverse (ended), both lists sorted: each pair is reported once, by its smaller
+/// proxy.
+fn diff_upper(
+    hot: &[Hot],
+    p: u32,
+    old: &[u32],
+    new: &[u32],
+    began: &mut Vec<Pair>,
+    ended: &mut Vec<Pair>,
+) {
+    let upper = |list: &[u32]| list.partition_point(|&q| q <= p);
+    let (old, new) = (&old[upper(old)..], &new[upper(new)..]);
+    let pair = |q: u32| Pair {
+        a: id_of(hot, p),
+        b: id_of(hot, q),
+    };
+    let (mut i, mut j) = (0, 0);
+    while i < old.len() || j < new.len() {
+        match (old.get(i), new.get(j)) {
+            (Some(&o), Some(&w)) if o == w => {
+                i += 1;
+                j += 1;
+            }
+            (Some(&o), Some(&w)) if o < w => {
+                ended.push(pair(o));
+                i += 1;
+            }
+            (Some(&o), None) => {
+                ended.push(pair(o));
+                i += 1;
+            }
+            (_, Some(&w)) => {
+                began.push(pair(w));
+                j += 1;
+            }
+            (None, None) => break,
         }
     }
 }
