@@ -4,7 +4,7 @@
 //! a few milliseconds compare the wall times, best of many. For profiling with
 //! `perf record`.
 //!
-//! `cargo run --release -p broadphase --example profile_ops -- build|insert_many|pairs|pairs_install|pairs_binary|parry_build|parry_pairs [N]
+//! `cargo run --release -p broadphase --example profile_ops -- build|insert_many|load|pairs|pairs_install|pairs_binary|parry_build|parry_pairs [N]
 //! [reps] [threads]`, `... frame [N] [frames] [margin_fraction] [threads]`, or
 //! `... join [N] [reps] [threads]` (the cost of an empty fork-join on a pool, right
 //! after another one and after 300 us idle: what each parallel section of a frame pays).
@@ -146,6 +146,11 @@ fn main() {
                     bp.insert_many(boxes.iter().map(|&b| (b, ()))).unwrap();
                     out += bp.tree().height() as usize;
                 }
+                "load" => {
+                    let mut bp = broadphase::Broadphase::new();
+                    bp.insert_many(boxes.iter().map(|&b| (b, ()))).unwrap();
+                    out += bp.update().began.len();
+                }
                 "pairs" => out += tree.overlapping_pairs().len(),
                 "pairs_binary" => {
                     let mut v = Vec::new();
@@ -166,7 +171,7 @@ fn main() {
                     });
                     out += v.len();
                 }
-                other => panic!("unknown operation {other}: use build, insert_many, pairs, pairs_install, pairs_binary, parry_build, parry_pairs or frame"),
+                other => panic!("unknown operation {other}: use build, insert_many, load, pairs, pairs_install, pairs_binary, parry_build, parry_pairs or frame"),
             }
             best = best.min(t.elapsed().as_secs_f64());
             best_cpu = best_cpu.min(cpu() - c0);
