@@ -70,11 +70,13 @@ pub const BOX_BALL_SLACK_ULPS: f32 = 8.0;
 /// frame, so twice [`BOX_BALL_SLACK_ULPS`].
 pub const BOX_BOX_SLACK_ULPS: f32 = 16.0;
 
-/// Rounding slack of the wide separating-axis test for box pairs (gjk-simd only),
-/// in units of `f32::EPSILON` times the world coordinates plus the boxes' sizes:
-/// the relative pose carries a few ulps of the coordinates, the projections on
-/// the fifteen axes a few ulps of the offset and the extents; 64 bounds both with
-/// room to spare, and pairs within it go to GJK.
+/// Rounding slack of the wide separating-axis test for box pairs (gjk-simd), in
+/// units of `f32::EPSILON` times the world coordinates plus the boxes' sizes: the
+/// relative pose carries a few ulps of the coordinates, the projections on the
+/// fifteen axes a few ulps of the offset and the extents; 64 bounds both with room
+/// to spare, and pairs within it go to GJK. The world's bounds (balls, boxes, the
+/// last separating axis, widephase's `world/narrowphase.rs`) take the same slack
+/// for the same reasons.
 pub const BOX_AXES_SLACK_ULPS: f32 = 64.0;
 
 /// A tetrahedron of the scalar simplex solve whose volume (times six) is below
