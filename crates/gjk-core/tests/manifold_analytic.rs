@@ -37,25 +37,23 @@ fn manifold(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, prediction: f32) -> Mani
     let m = contact_manifold(a, pa, b, pb, prediction).expect("a manifold");
     let c = contact(a, pa, b, pb, prediction).unwrap();
     let scale = a.bounding_radius() + b.bounding_radius();
+    // World coordinates carry a few ulps of their size.
+    let far = pa.translation().abs().max_element() + pb.translation().abs().max_element();
+    let resolution = 8.0 * f32::EPSILON * far;
     assert!((1..=4).contains(&m.len()), "{m:?}");
     assert!((m.normal.length() - 1.0).abs() < 1e-5, "{m:?}");
     assert_eq!(m.normal, c.normal);
     for p in m.points() {
         let da = distance_to_shape(a, pa, p.point_a);
         let db = distance_to_shape(b, pb, p.point_b);
-        assert!(
-            da.abs() < 1e-4 * f64::from(scale),
-            "point_a off A by {da}: {m:?}"
-        );
-        assert!(
-            db.abs() < 1e-4 * f64::from(scale),
-            "point_b off B by {db}: {m:?}"
-        );
+        let on = f64::from(1e-4 * scale + resolution);
+        assert!(da.abs() < on, "point_a off A by {da}: {m:?}");
+        assert!(db.abs() < on, "point_b off B by {db}: {m:?}");
         let gap = p.point_a - p.point_b - p.depth * m.normal;
-        assert!(gap.length() < 1e-5 * scale, "{gap}: {m:?}");
+        assert!(gap.length() < 1e-5 * scale + resolution, "{gap}: {m:?}");
     }
     assert!(
-        (m.points()[0].depth - c.depth).abs() < 1e-4 * scale,
+        (m.points()[0].depth - c.depth).abs() < 1e-4 * scale + resolution,
         "deepest {} against the contact's {}: {m:?}",
         m.points()[0].depth,
         c.depth
@@ -462,4 +460,114 @@ fn ids_name_features_of_each_shape() {
     ids.dedup();
     assert_eq!(ids.len(), 4, "distinct ids: {m:?}");
     let _ = Arc::new(0);
+}
+
+/// A box resting on a box at sizes from 1e-3 to 1e3, at the origin and 1e4 sizes
+/// away from it: the same four corners, scaled, with the depth to 1e-4 relative
+/// (and the f32 resolution of the coordinates far out).
+#[test]
+fn box_on_box_holds_at_every_scale_and_far_from_the_origin() {
+    for scale in [1e-3f32, 1.0, 1e3] {
+        for far in [0.0f32, 1e4] {
+            let offset = Vec3::new(far, -far, far) * scale;
+            let slab = cuboid(4.0 * scale, 0.5 * scale, 4.0 * scale);
+            let cube = cuboid(0.5 * scale, 0.5 * scale, 0.5 * scale);
+            let c = Vec3::new(0.3, 0.99, -0.2) * scale;
+            let m = manifold(&slab, &at(offset), &cube, &at(offset + c), 0.0);
+            assert_eq!(m.len(), 4, "scale {scale} far {far}: {m:?}");
+            // Coordinates of size `far * scale` carry that many ulps.
+            let resolution = 4.0 * f32::EPSILON * (far + 5.0) * scale;
+            for p in m.points() {
+                assert!(
+                    (p.depth - 0.01 * scale).abs() <= 1e-4 * 0.01 * scale + resolution,
+                    "scale {scale} far {far}: {m:?}"
+                );
+                let local = p.point_b - offset - c;
+                assert!(
+                    ((local.abs() - Vec3::new(0.5, 0.5, 0.5) * scale)
+                        .abs()
+                        .max_element())
+                        <= resolution + 1e-6 * scale,
+                    "scale {scale} far {far}: {local}"
+                );
+            }
+        }
+    }
+}
+
+/// A thin, long plank (20 by 0.02 by 1) lying across a box: the four corners of
+/// its part over the box.
+#[test]
+fn a_thin_long_plank_across_a_box_touches_at_the_corners_of_its_overlap() {
+    let slab = cuboid(2.0, 0.5, 2.0);
+    let plank = cuboid(10.0, 0.01, 0.5);
+    let m = manifold(
+        &slab,
+        &Pose::IDENTITY,
+        &plank,
+        &at(Vec3::new(3.0, 0.509, 0.0)),
+        0.0,
+    );
+    assert_points(
+        &m,
+        vec![
+            Vec3::new(-2.0, 0.499, -0.5),
+            Vec3::new(2.0, 0.499, -0.5),
+            Vec3::new(-2.0, 0.499, 0.5),
+            Vec3::new(2.0, 0.499, 0.5),
+        ],
+        1e-5,
+    );
+}
+
+/// Coincident and nearly coincident shapes: deep contacts whose manifold is still
+/// sound (points on both shapes, depth the contact's), whatever face it picks.
+#[test]
+fn coincident_shapes_give_sound_manifolds() {
+    let shapes: Vec<Shape> = vec![
+        cuboid(0.5, 0.5, 0.5),
+        cuboid(1.0, 0.2, 0.4),
+        Cylinder::new(0.5, 0.5).unwrap().into(),
+        Capsule::new(0.5, 0.3).unwrap().into(),
+        Cone::new(0.5, 0.5).unwrap().into(),
+        Rounded::new(cuboid(0.4, 0.4, 0.4), 0.1).unwrap().into(),
+    ];
+    let mut degenerate = Vec::new();
+    for s in &shapes {
+        for nudge in [
+            Vec3::ZERO,
+            Vec3::new(1e-6, -1e-6, 1e-6),
+            Vec3::new(0.01, 0.0, 0.0),
+        ] {
+            let c = contact(s, &Pose::IDENTITY, s, &at(nudge), 0.0).unwrap();
+            if c.status != gjk_core::Status::Converged {
+                // gjk-core's EPA on exactly coincident shapes can stop on a flat
+                // polytope with a normal that is not minimal (boxes), or at its
+                // iteration cap short of the depth (cylinders): reported, left to
+                // the EPA work. The manifold is built on that contact, so only its
+                // points' soundness is checked.
+                degenerate.push(format!(
+                    "{s:?} nudged {nudge}: depth {} along {}",
+                    c.depth, c.normal
+                ));
+                let m = contact_manifold(s, &Pose::IDENTITY, s, &at(nudge), 0.0).unwrap();
+                for p in m.points() {
+                    assert!(
+                        distance_to_shape(s, &Pose::IDENTITY, p.point_a) < 1e-4,
+                        "{m:?}"
+                    );
+                    assert!(distance_to_shape(s, &at(nudge), p.point_b) < 1e-4, "{m:?}");
+                }
+                continue;
+            }
+            let m = manifold(s, &Pose::IDENTITY, s, &at(nudge), 0.0);
+            for p in m.points() {
+                assert!(
+                    p.point_a.is_finite() && p.point_b.is_finite() && p.depth.is_finite(),
+                    "{s:?}: {m:?}"
+                );
+            }
+        }
+    }
+    println!("degenerate contacts: {degenerate:#?}");
 }
