@@ -1,7 +1,9 @@
 //! `cargo run --release`: the main job. A world of mixed convex bodies moves for a
-//! number of steps; each step runs the broadphase and the eight-lane narrowphase on
-//! every candidate pair. At the end the answers are checked: the broadphase against
-//! a sweep over all bodies, the wide narrowphase against the scalar reference.
+//! number of steps; each step runs the broadphase and the narrowphase (bounds, then
+//! contact manifolds within the prediction distance) on every candidate pair. At
+//! the end the answers are checked: the broadphase against a sweep over all
+//! bodies, the manifolds and the pairs the bounds settled against the scalar
+//! reference.
 //! `--tour` prints the scalar queries on a few named pairs instead.
 
 /// `println!` that reports a closed standard output (the reader of a pipe gone, as
@@ -25,7 +27,7 @@ use gjk_core::{Pose, Shape};
 use gjk_simd::Parallelism;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use widephase::{BodyId, StepReport, World};
+use widephase::{BodyId, StepReport, World, WorldConfig};
 use workloads::workload::{
     SHAPE_KINDS, random_rotation, random_shape, random_unit, standard_hulls,
 };
@@ -58,6 +60,10 @@ struct Args {
     tour: bool,
 }
 
+/// The speculative margin of the main job's world: pairs closer than this get
+/// manifolds.
+const PREDICTION: f32 = 0.05;
+
 struct Mover {
     id: BodyId,
     velocity: Vec3,
@@ -70,7 +76,10 @@ fn build_scene(
     rng: &mut ChaCha8Rng,
 ) -> Result<(World, Vec<Mover>), Box<dyn std::error::Error>> {
     let hulls = standard_hulls(rng);
-    let mut world = World::new(Parallelism::default());
+    let mut world = World::with_config(WorldConfig {
+        prediction: PREDICTION,
+        parallelism: Parallelism::default(),
+    })?;
     let mut movers = Vec::with_capacity(args.bodies);
     for _ in 0..args.bodies {
         let kind = SHAPE_KINDS[rng.random_range(0..SHAPE_KINDS.len())];
@@ -184,10 +193,11 @@ fn run(args: &Args, pinned: bool) -> Result<bool, Box<dyn Error>> {
         args.seed,
     )?;
 
-    let (mut moving, mut bp, mut np, mut pairs_tested, mut touching_total) = (
+    let (mut moving, mut bp, mut np, mut pairs_tested, mut touching_total, mut points_total) = (
         Duration::ZERO,
         Duration::ZERO,
         Duration::ZERO,
+        0usize,
         0usize,
         0usize,
     );
@@ -200,17 +210,21 @@ fn run(args: &Args, pinned: bool) -> Result<bool, Box<dyn Error>> {
         moving += moved;
         last = world.step()?;
         let touching = last.touching().count();
+        let points: usize = last.manifolds.iter().map(|m| m.manifold.len()).sum();
         bp += last.broadphase_time;
         np += last.narrowphase_time;
-        pairs_tested += last.pairs.len();
+        pairs_tested += last.candidates;
         touching_total += touching;
+        points_total += points;
         if step % 20 == 0 || step + 1 == args.steps {
             say!(
-                "step {step:4}: {:6} candidate pairs ({:5} began, {:5} ended), {:6} touching; moves {:6.3} ms, broadphase {:7.3} ms, narrowphase {:7.3} ms",
-                last.pairs.len(),
+                "step {step:4}: {:6} candidate pairs ({:5} began, {:5} ended), {:5} culled by bounds, {:5} queried, {:5} manifolds ({touching:5} touching, {points:6} points); moves {:6.3} ms, broadphase {:7.3} ms, narrowphase {:7.3} ms",
+                last.candidates,
                 last.began,
                 last.ended,
-                touching,
+                last.culled,
+                last.queried,
+                last.manifolds.len(),
                 moved.as_secs_f64() * 1e3,
                 last.broadphase_time.as_secs_f64() * 1e3,
                 last.narrowphase_time.as_secs_f64() * 1e3,
@@ -219,7 +233,7 @@ fn run(args: &Args, pinned: bool) -> Result<bool, Box<dyn Error>> {
     }
     let steps = args.steps.max(1) as f64;
     say!(
-        "totals: {pairs_tested} pairs tested, {touching_total} touching; per step: moves {:.3} ms, broadphase {:.3} ms, narrowphase {:.3} ms ({:.1} ns per pair); wall {:.2} s",
+        "totals: {pairs_tested} candidate pairs, {touching_total} touching, {points_total} manifold points; per step: moves {:.3} ms, broadphase {:.3} ms, narrowphase {:.3} ms ({:.1} ns per candidate pair); wall {:.2} s",
         moving.as_secs_f64() * 1e3 / steps,
         bp.as_secs_f64() * 1e3 / steps,
         np.as_secs_f64() * 1e3 / steps,
@@ -230,8 +244,8 @@ fn run(args: &Args, pinned: bool) -> Result<bool, Box<dyn Error>> {
     // Check the last step.
     let mut ok = true;
     let expected = swept_pairs(&world, &movers)?;
-    let mut got: Vec<(BodyId, BodyId)> = last
-        .pairs
+    let candidates: Vec<widephase::CandidatePair> = world.pairs().collect();
+    let mut got: Vec<(BodyId, BodyId)> = candidates
         .iter()
         .map(|p| if p.a < p.b { (p.a, p.b) } else { (p.b, p.a) })
         .collect();
@@ -250,23 +264,10 @@ fn run(args: &Args, pinned: bool) -> Result<bool, Box<dyn Error>> {
             expected.len()
         )?;
     }
-    let stride = (last.pairs.len() / args.verify.max(1)).max(1);
-    let (mut checked, mut worst, mut disagree) = (0usize, 0.0f32, 0usize);
-    for p in last.pairs.iter().step_by(stride).take(args.verify) {
-        let (a, b) = (world.body(p.a)?, world.body(p.b)?);
-        let reference = gjk_core::distance(&a.shape, &a.pose, &b.shape, &b.pose);
-        let diff = (reference.distance - p.distance.distance).abs();
-        // Agreement bound of the wide kernel's differential tests, with room for
-        // its documented f32-stall class on curved shapes.
-        if diff > 1e-3 * (1.0 + reference.distance) {
-            disagree += 1;
-        }
-        worst = worst.max(diff);
-        checked += 1;
-    }
+    let (checked, worst, disagree) = check_pairs(&world, &last, &candidates, args.verify)?;
     if disagree == 0 {
         say!(
-            "check: {checked} pairs re-run with the scalar reference agree (largest distance difference {worst:.2e})"
+            "check: {checked} pairs re-run with the scalar reference agree (largest depth or distance difference {worst:.2e})"
         )?;
     } else {
         ok = false;
@@ -275,6 +276,55 @@ fn run(args: &Args, pinned: bool) -> Result<bool, Box<dyn Error>> {
         )?;
     }
     Ok(ok)
+}
+
+/// Re-runs a sample of `verify` candidate pairs of the last step with gjk-core:
+/// a pair within the prediction distance must have a manifold whose deepest point
+/// has the contact's depth; any other must be farther apart than the prediction,
+/// and the distance bound the world kept for it must not exceed the true distance.
+/// Returns the pairs checked, the largest difference and the disagreements.
+fn check_pairs(
+    world: &World,
+    last: &StepReport,
+    candidates: &[widephase::CandidatePair],
+    verify: usize,
+) -> Result<(usize, f32, usize), Box<dyn Error>> {
+    let manifolds: std::collections::HashMap<(BodyId, BodyId), &gjk_core::Manifold> = last
+        .manifolds
+        .iter()
+        .map(|m| ((m.a, m.b), &m.manifold))
+        .collect();
+    let stride = (candidates.len() / verify.max(1)).max(1);
+    let (mut checked, mut worst, mut disagree) = (0usize, 0.0f32, 0usize);
+    for p in candidates
+        .iter()
+        .filter(|p| !p.filtered)
+        .step_by(stride)
+        .take(verify)
+    {
+        let (a, b) = (world.body(p.a)?, world.body(p.b)?);
+        let reference = gjk_core::contact(&a.shape, &a.pose, &b.shape, &b.pose, PREDICTION);
+        // Agreement bound of the differential tests, with room for the f32 stall
+        // class of curved shapes.
+        let tol = |x: f32| 1e-3 * (1.0 + x.abs());
+        let diff = match (reference, manifolds.get(&(p.a, p.b))) {
+            (Some(c), Some(m)) => (c.depth - m.max_depth()).abs(),
+            (None, None) => {
+                let d = gjk_core::distance(&a.shape, &a.pose, &b.shape, &b.pose).distance;
+                // The kept bound is a lower bound of the distance.
+                (p.gap - d).max(0.0)
+            }
+            // Just at the prediction distance, either answer is right.
+            (Some(c), None) => (c.depth + PREDICTION).abs(),
+            (None, Some(m)) => (m.max_depth() + PREDICTION).abs(),
+        };
+        if diff > tol(p.gap) {
+            disagree += 1;
+        }
+        worst = worst.max(diff);
+        checked += 1;
+    }
+    Ok((checked, worst, disagree))
 }
 
 fn main() -> ExitCode {
