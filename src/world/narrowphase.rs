@@ -19,8 +19,10 @@
 
 use gjk_core::glam::Vec3;
 use gjk_core::tolerance::BOX_AXES_SLACK_ULPS;
-use gjk_core::{Manifold, ManifoldScratch, SupportMap, contact, manifold_from_contact};
-use gjk_simd::Parallelism;
+use gjk_core::{
+    Contact, Manifold, ManifoldScratch, Pose, Shape, SupportMap, manifold_from_contact,
+};
+use gjk_simd::{BatchOptions, Parallelism, contact_batch_with};
 use rayon::prelude::*;
 
 use super::bodies::{BodyRecord, BodyTable};
@@ -130,21 +132,48 @@ pub(super) fn verdicts(
 /// The contact of each pair of slots in `jobs` (A first), and its manifold when
 /// the shapes are within `prediction`; in the order of `jobs`.
 ///
-/// This is the one function that computes contacts: today gjk-core's scalar
-/// `contact` per pair (GJK, and EPA when the cores overlap), asked with an
-/// unlimited prediction so that a pair apart gets its distance and normal from the
-/// same GJK run, then [`manifold_from_contact`]. The wide contact batch replaces
-/// the first part, eight pairs at a time, and keeps the second.
+/// This is the one function that computes contacts: the wide contact batch
+/// ([`contact_batch_with`]: GJK, and EPA where the cores overlap, eight pairs at a
+/// time), asked with an unlimited prediction so that a pair apart gets its
+/// distance and normal from the same GJK run, then [`manifold_from_contact`] per
+/// pair within the prediction.
 pub(super) fn query_pairs(
     jobs: &[(u32, u32)],
     bodies: &BodyTable,
     prediction: f32,
     parallelism: Parallelism,
 ) -> Vec<Outcome> {
-    let one = |scratch: &mut ManifoldScratch, &(sa, sb): &(u32, u32)| {
-        let (a, b) = (&bodies.get(sa).body, &bodies.get(sb).body);
-        let c = contact(&a.shape, &a.pose, &b.shape, &b.pose, f32::INFINITY)
-            .expect("an unlimited prediction always gives a contact");
+    let body = |slot: u32| &bodies.get(slot).body;
+    let shapes_a: Vec<&Shape> = jobs.iter().map(|&(a, _)| &body(a).shape).collect();
+    let shapes_b: Vec<&Shape> = jobs.iter().map(|&(_, b)| &body(b).shape).collect();
+    let poses_a: Vec<Pose> = jobs.iter().map(|&(a, _)| body(a).pose).collect();
+    let poses_b: Vec<Pose> = jobs.iter().map(|&(_, b)| body(b).pose).collect();
+    let options = BatchOptions {
+        parallelism,
+        ..BatchOptions::default()
+    };
+    let contacts = contact_batch_with(
+        &shapes_a,
+        &poses_a,
+        &shapes_b,
+        &poses_b,
+        f32::INFINITY,
+        options,
+    )
+    .unwrap_or_default();
+    let one = |scratch: &mut ManifoldScratch, (&(sa, sb), c): (&(u32, u32), &Option<Contact>)| {
+        let (a, b) = (body(sa), body(sb));
+        // Bodies are validated, so every pair has a finite contact; a pair that
+        // does not (a relative pose beyond f32) is left apart at infinity.
+        let c = match c {
+            Some(c) if c.depth.is_finite() => *c,
+            _ => {
+                return Outcome::Apart {
+                    gap: f32::INFINITY,
+                    axis: Vec3::ZERO,
+                };
+            }
+        };
         if -c.depth > prediction {
             Outcome::Apart {
                 gap: -c.depth,
@@ -163,14 +192,18 @@ pub(super) fn query_pairs(
     match parallelism {
         Parallelism::Sequential => {
             let mut scratch = ManifoldScratch::default();
-            jobs.iter().map(|j| one(&mut scratch, j)).collect()
+            jobs.iter()
+                .zip(&contacts)
+                .map(|j| one(&mut scratch, j))
+                .collect()
         }
         Parallelism::Rayon { .. } => jobs
             .par_chunks(CHUNK / 8)
-            .flat_map_iter(|chunk| {
+            .zip(contacts.par_chunks(CHUNK / 8))
+            .flat_map_iter(|(jobs, contacts)| {
                 let mut scratch = ManifoldScratch::default();
-                chunk
-                    .iter()
+                jobs.iter()
+                    .zip(contacts)
                     .map(|j| one(&mut scratch, j))
                     .collect::<Vec<_>>()
             })
