@@ -72,7 +72,7 @@ impl EarlyOuts for IntersectsQuery {
     const INSIDE_POINT: bool = false;
     /// With early outs, the balls decide every pair outside `0..1`.
     const CLOSENESS_SPAN: f32 = 1.0;
-    /// The separating-axis test ([`cuboids_sat_x8`]), which decides every pair the
+    /// The separating-axis test ([`crate::cuboids_sat_x8`]), which decides every pair the
     /// balls would and more.
     #[inline(always)]
     fn box_verdict(

@@ -142,7 +142,7 @@ fn run_query<Q: BatchQuery, S: Borrow<Shape> + Sync>(
 /// Pairs whose bounding balls decide the answer ([`gjk_core::query::bounds`])
 /// skip GJK and report 0 iterations (not for capsule and cone pairs, where the
 /// test costs more than it saves), and so do box pairs that the separating-axis
-/// test decides ([`cuboids_sat_x8`]); [`intersects_batch_with`] turns both off.
+/// test decides ([`crate::cuboids_sat_x8`]); [`intersects_batch_with`] turns both off.
 ///
 /// Empty input gives empty output; slices of different lengths give
 /// [`BatchError::LengthMismatch`]. `S` is `Shape` or any reference to one.
@@ -184,7 +184,7 @@ pub fn intersects_batch_with<S: Borrow<Shape> + Sync>(
 /// shapes_b[i] at poses_b[i])`, with the conventions of [`gjk_core::distance`];
 /// results in input order, each bit-identical to what the pair gets alone.
 ///
-/// Pairs whose inner balls prove an overlap ([`crate::bounds_x8`]) skip GJK:
+/// Pairs whose inner balls prove an overlap ([`crate::query::bounds_x8`]) skip GJK:
 /// distance 0, a point inside both shapes as both witnesses, a zero normal, 0
 /// iterations (which point inside both is the contract's choice: GJK would give
 /// another). [`distance_batch_with`] turns that off.

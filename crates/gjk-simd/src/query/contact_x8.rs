@@ -11,7 +11,7 @@
 //!   the pair moved apart along that normal gives the witness points and checks
 //!   the depth: B moved out by the depth plus a small gap must sit that gap away;
 //! * every other pair, and any box lane the check refuses: `gjk_core`'s own GJK
-//!   and EPA on that lane ([`LaneOf`] is the scalar view of one lane), so the
+//!   and EPA on that lane (`LaneOf` is the scalar view of one lane), so the
 //!   answer is the reference's by construction.
 //!
 //! Whatever path a lane takes, its result depends on its own inputs only.
