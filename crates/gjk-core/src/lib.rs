@@ -41,7 +41,11 @@
 #![warn(missing_docs)]
 
 pub mod error;
+#[cfg(feature = "serde")]
+pub mod impl_serde;
 pub mod math;
+#[cfg(feature = "parry")]
+pub mod parry;
 pub mod query;
 pub mod shapes;
 pub mod support;

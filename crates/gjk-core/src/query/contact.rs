@@ -11,6 +11,7 @@ use crate::support::SupportMap;
 use crate::tolerance::TOUCH_TOLERANCE;
 
 /// A contact between two shapes, in world space.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Contact {
     /// Penetration depth: positive when the shapes overlap, negative (a gap) when

@@ -10,6 +10,7 @@ use crate::support::SupportMap;
 use crate::tolerance::{GJK_GAP_FLOOR, GJK_MAX_ITERATIONS, GJK_RELATIVE_GAP, TOUCH_TOLERANCE};
 
 /// What [`intersection`] found.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Intersection {
     /// Whether the shapes overlap or touch (see [`TOUCH_TOLERANCE`]).
@@ -25,6 +26,7 @@ pub struct Intersection {
 /// The fields are laid out in this order (`repr(C)`): twelve 32-bit words, the
 /// status in the first byte of the last, so that batch drivers can write a whole
 /// answer with two vector stores.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[repr(C)]
 pub struct Distance {
