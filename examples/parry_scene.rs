@@ -14,13 +14,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // What a parry or rapier user already has: shapes and poses.
     let scene: Vec<(SharedShape, ParryPose)> = vec![
         (SharedShape::cuboid(2.0, 0.25, 2.0), ParryPose::IDENTITY),
-        (SharedShape::ball(0.5), ParryPose::translation(0.0, 0.8, 0.0)),
+        (
+            SharedShape::ball(0.5),
+            ParryPose::translation(0.0, 0.8, 0.0),
+        ),
         (
             SharedShape::capsule(Vector::new(-1.0, 0.0, 0.0), Vector::new(1.0, 0.0, 0.0), 0.3),
             ParryPose::translation(0.5, 0.6, 1.0),
         ),
-        (SharedShape::round_cuboid(0.4, 0.4, 0.4, 0.1), ParryPose::translation(-1.2, 0.9, 0.0)),
-        (SharedShape::cone(0.5, 0.4), ParryPose::translation(1.5, 1.0, -1.0)),
+        (
+            SharedShape::round_cuboid(0.4, 0.4, 0.4, 0.1),
+            ParryPose::translation(-1.2, 0.9, 0.0),
+        ),
+        (
+            SharedShape::cone(0.5, 0.4),
+            ParryPose::translation(1.5, 1.0, -1.0),
+        ),
     ];
 
     // Into widephase: one call a shape.
@@ -32,15 +41,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     let report = world.step()?;
-    println!("{} candidate pairs, {} touching", report.pairs.len(), report.touching().count());
+    println!(
+        "{} candidate pairs, {} touching",
+        report.pairs.len(),
+        report.touching().count()
+    );
     for pair in &report.pairs {
         let (i, j) = (
-            ids.iter().position(|&id| id == pair.a).expect("a body of the scene"),
-            ids.iter().position(|&id| id == pair.b).expect("a body of the scene"),
+            ids.iter()
+                .position(|&id| id == pair.a)
+                .expect("a body of the scene"),
+            ids.iter()
+                .position(|&id| id == pair.b)
+                .expect("a body of the scene"),
         );
         let (sa, pa) = &scene[i];
         let (sb, pb) = &scene[j];
-        let theirs = query::distance(pa, &**sa, pb, &**sb)?;
+        let theirs = query::distance(pa, &**sa, pb, &**sb)?.distance;
         println!(
             "bodies {i} and {j}: widephase {:.6}, parry {theirs:.6}",
             pair.distance.distance

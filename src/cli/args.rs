@@ -30,7 +30,9 @@ pub const MAX_CASES: u64 = 1_000_000_000;
 fn count(text: &str, what: &str, max: u64, why: &str) -> Result<u64, String> {
     let digits = text.trim().replace('_', "");
     if digits.starts_with('-') {
-        return Err(format!("the number of {what} cannot be negative (got {text})"));
+        return Err(format!(
+            "the number of {what} cannot be negative (got {text})"
+        ));
     }
     match digits.parse::<u128>() {
         Ok(n) if n <= u128::from(max) => Ok(n as u64),
@@ -166,9 +168,6 @@ pub struct Shard {
 }
 
 impl Shard {
-    /// The whole campaign.
-    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
-
     /// Whether case `i` belongs to this shard.
     pub fn holds(&self, i: u64) -> bool {
         i % self.count == self.index - 1
@@ -211,8 +210,16 @@ mod tests {
         assert_eq!(bodies("20_000"), Ok(20_000));
         assert_eq!(bodies("0"), Ok(0));
         assert!(bodies("-5").unwrap_err().contains("negative"));
-        assert!(bodies("4294967296").unwrap_err().contains("at most 5000000"));
-        assert!(bodies("18446744073709551615").unwrap_err().contains("at most"));
+        assert!(
+            bodies("4294967296")
+                .unwrap_err()
+                .contains("at most 5000000")
+        );
+        assert!(
+            bodies("18446744073709551615")
+                .unwrap_err()
+                .contains("at most")
+        );
         assert!(bodies("99999999999999999999999999999999999999999").is_err());
         assert!(bodies("many").unwrap_err().contains("whole number"));
         assert!(steps("1000001").is_err());
@@ -226,7 +233,10 @@ mod tests {
         assert!(shard("1/0").is_err());
         assert!(shard("3").is_err());
         let s = shard("2/3").unwrap();
-        assert_eq!((0..9).filter(|&i| s.holds(i)).collect::<Vec<_>>(), [1, 4, 7]);
+        assert_eq!(
+            (0..9).filter(|&i| s.holds(i)).collect::<Vec<_>>(),
+            [1, 4, 7]
+        );
     }
 
     #[test]

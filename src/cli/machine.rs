@@ -38,7 +38,13 @@ impl Machine {
 
 impl std::fmt::Display for Machine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let list = |v: &[&str]| if v.is_empty() { "none".to_string() } else { v.join(" ") };
+        let list = |v: &[&str]| {
+            if v.is_empty() {
+                "none".to_string()
+            } else {
+                v.join(" ")
+            }
+        };
         write!(
             f,
             "{} ({} CPUs, {}); CPU has {}; built for {}; {} threads",
@@ -92,6 +98,8 @@ fn built_for() -> Vec<&'static str> {
             }
         )*};
     }
-    built!("sse4.2", "avx", "avx2", "fma", "avx512f", "avx512vl", "neon");
+    built!(
+        "sse4.2", "avx", "avx2", "fma", "avx512f", "avx512vl", "neon"
+    );
     found
 }

@@ -78,15 +78,16 @@ pub fn print_json(value: &impl Serialize) -> Result<(), Box<dyn Error>> {
 /// Writes `value` as pretty JSON to `path`, naming the file in any error.
 pub fn write_json(path: &Path, value: &impl Serialize) -> Result<(), Box<dyn Error>> {
     let text = serde_json::to_string_pretty(value)?;
-    std::fs::write(path, text + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    std::fs::write(path, text + "\n")
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(())
 }
 
 /// Reads JSON of type `T` from `path`, naming the file (and serde's line and
 /// column) in any error.
 pub fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 

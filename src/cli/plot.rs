@@ -38,7 +38,10 @@ pub fn lines(
 ) -> Result<(), Box<dyn Error>> {
     let points = || series.iter().flat_map(|s| s.points.iter());
     let x_max = points().map(|p| p.0).fold(1.0, f64::max);
-    let y_max = points().map(|p| p.1).filter(|y| y.is_finite()).fold(0.0, f64::max);
+    let y_max = points()
+        .map(|p| p.1)
+        .filter(|y| y.is_finite())
+        .fold(0.0, f64::max);
     let y_max = if y_max > 0.0 { y_max * 1.1 } else { 1.0 };
     let root = SVGBackend::new(path, (960, 540)).into_drawing_area();
     root.fill(&WHITE)?;
@@ -118,7 +121,10 @@ pub fn bars(
             // Labels sit at the middle of each row.
             let row = (y - 0.5).round();
             if (y - 0.5 - row).abs() < 1e-6 && row >= 0.0 {
-                labels.get(rows - 1 - row as usize).cloned().unwrap_or_default()
+                labels
+                    .get(rows - 1 - row as usize)
+                    .cloned()
+                    .unwrap_or_default()
             } else {
                 String::new()
             }

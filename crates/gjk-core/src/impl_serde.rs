@@ -253,16 +253,10 @@ mod tests {
     #[test]
     fn every_kind_round_trips() {
         let cube: Shape = Cuboid::new(Vec3::new(1.0, 0.5, 0.25)).unwrap().into();
-        let hull: Shape = ConvexHull::from_points(&[
-            Vec3::X,
-            -Vec3::X,
-            Vec3::Y,
-            -Vec3::Y,
-            Vec3::Z,
-            -Vec3::Z,
-        ])
-        .unwrap()
-        .into();
+        let hull: Shape =
+            ConvexHull::from_points(&[Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z])
+                .unwrap()
+                .into();
         let shapes: Vec<Shape> = vec![
             Sphere::new(0.5).unwrap().into(),
             cube.clone(),
@@ -314,7 +308,10 @@ mod tests {
                 "Cone: `radius`",
             ),
             (r#"{"kind":"teapot"}"#, "unknown variant"),
-            (r#"{"kind":"sphere","radius":1,"colour":3}"#, "unknown field"),
+            (
+                r#"{"kind":"sphere","radius":1,"colour":3}"#,
+                "unknown field",
+            ),
         ];
         for (text, needle) in cases {
             let err = serde_json::from_str::<Shape>(text).unwrap_err().to_string();
@@ -333,11 +330,7 @@ mod tests {
 
     #[test]
     fn poses_and_results_round_trip() {
-        let pose = Pose::new(
-            Quat::from_rotation_y(0.3),
-            Vec3::new(1.0, -2.0, 1e5),
-        )
-        .unwrap();
+        let pose = Pose::new(Quat::from_rotation_y(0.3), Vec3::new(1.0, -2.0, 1e5)).unwrap();
         let back: Pose = serde_json::from_str(&serde_json::to_string(&pose).unwrap()).unwrap();
         assert_eq!(back.translation(), pose.translation());
         assert!((back.rotation() - pose.rotation()).length() < 1e-7);

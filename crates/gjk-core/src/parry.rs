@@ -24,7 +24,7 @@
 //! // And back: parry agrees.
 //! let (pa, qa) = to_parry(&a, &pose_a)?;
 //! let (pb, qb) = to_parry(&b, &pose_b)?;
-//! let theirs = parry3d::query::distance(&qa, &*pa, &qb, &*pb).unwrap();
+//! let theirs = parry3d::query::distance(&qa, &*pa, &qb, &*pb).unwrap().distance;
 //! assert!((theirs - d.distance).abs() < 1e-4);
 //! # Ok::<(), gjk_core::parry::ParryError>(())
 //! ```
@@ -132,9 +132,10 @@ pub fn from_parry(
 /// shape's frame.
 fn from_typed(shape: TypedShape<'_>) -> Result<(Shape, Pose), ParryError> {
     let centred = |s: Shape| Ok((s, Pose::IDENTITY));
-    let rounded = |(inner, local): (Shape, Pose), radius: f32| -> Result<(Shape, Pose), ParryError> {
-        Ok((Rounded::new(inner, radius)?.into(), local))
-    };
+    let rounded =
+        |(inner, local): (Shape, Pose), radius: f32| -> Result<(Shape, Pose), ParryError> {
+            Ok((Rounded::new(inner, radius)?.into(), local))
+        };
     match shape {
         TypedShape::Ball(b) => centred(Sphere::new(b.radius)?.into()),
         TypedShape::Cuboid(c) => centred(Cuboid::new(c.half_extents)?.into()),
@@ -143,7 +144,10 @@ fn from_typed(shape: TypedShape<'_>) -> Result<(Shape, Pose), ParryError> {
         TypedShape::Cone(c) => centred(Cone::new(c.half_height, c.radius)?.into()),
         TypedShape::ConvexPolyhedron(p) => centred(ConvexHull::from_points(p.points())?.into()),
         TypedShape::RoundCuboid(r) => rounded(
-            (Cuboid::new(r.inner_shape.half_extents)?.into(), Pose::IDENTITY),
+            (
+                Cuboid::new(r.inner_shape.half_extents)?.into(),
+                Pose::IDENTITY,
+            ),
             r.border_radius,
         ),
         TypedShape::RoundCylinder(r) => rounded(
@@ -201,15 +205,9 @@ mod tests {
 
     #[test]
     fn every_kind_goes_there_and_back() {
-        let hull = ConvexHull::from_points(&[
-            Vec3::X,
-            -Vec3::X,
-            Vec3::Y,
-            -Vec3::Y,
-            Vec3::Z,
-            -Vec3::Z,
-        ])
-        .unwrap();
+        let hull =
+            ConvexHull::from_points(&[Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z])
+                .unwrap();
         let shapes: Vec<Shape> = vec![
             Sphere::new(0.5).unwrap().into(),
             Cuboid::new(Vec3::new(1.0, 0.5, 0.25)).unwrap().into(),

@@ -163,7 +163,11 @@ pub fn main(args: &RunArgs) -> Result<bool, Box<dyn Error>> {
             None => format!(
                 "of {} ({})",
                 plural(kinds.len(), "kind"),
-                kinds.iter().map(|&k| kind_name(k)).collect::<Vec<_>>().join(", ")
+                kinds
+                    .iter()
+                    .map(|&k| kind_name(k))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         };
         say!(
@@ -225,7 +229,11 @@ pub fn main(args: &RunArgs) -> Result<bool, Box<dyn Error>> {
         for check in checks::CHECKS {
             let outcome = check(&job, args.verify)?;
             if text {
-                let verdict = if outcome.passed { "check" } else { "check FAILED" };
+                let verdict = if outcome.passed {
+                    "check"
+                } else {
+                    "check FAILED"
+                };
                 say!("{verdict}: {}", outcome.detail)?;
             }
             outcomes.push(outcome);
@@ -356,5 +364,11 @@ fn plot_times(path: &std::path::Path, records: &[StepRecord]) -> Result<(), Box<
                 .collect(),
         })
         .collect();
-    plot::lines(path, "widephase run: stage times per step", "step", "ms", &series)
+    plot::lines(
+        path,
+        "widephase run: stage times per step",
+        "step",
+        "ms",
+        &series,
+    )
 }

@@ -169,7 +169,9 @@ pub fn read(path: &Path) -> Result<SceneFile, String> {
         ));
     }
     if let Some(side) = file.side.filter(|s| !(s.is_finite() && *s > 0.0)) {
-        return Err(format!("{name}: side must be finite and above 0, got {side}"));
+        return Err(format!(
+            "{name}: side must be finite and above 0, got {side}"
+        ));
     }
     for (i, b) in file.bodies.iter().enumerate() {
         for (what, v) in [("velocity", b.velocity), ("spin", b.spin)] {
