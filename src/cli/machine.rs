@@ -47,13 +47,14 @@ impl std::fmt::Display for Machine {
         };
         write!(
             f,
-            "{} ({} CPUs, {}); CPU has {}; built for {}; {} threads",
+            "{} ({} CPUs, {}); CPU has {}; built for {}; {} thread{}",
             self.cpu,
             self.cpus,
             self.target,
             list(&self.cpu_extensions),
             list(&self.built_for),
-            self.threads
+            self.threads,
+            if self.threads == 1 { "" } else { "s" }
         )
     }
 }

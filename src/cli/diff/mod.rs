@@ -241,6 +241,7 @@ pub fn main(args: &DiffArgs) -> Result<bool, Box<dyn Error>> {
             }
             let mut chunk = Vec::with_capacity(CHUNK);
             while chunk.len() < CHUNK && next < args.count {
+                debug_assert!(shard.holds(next));
                 match generator.case(next) {
                     Ok(c) => chunk.push((next, c.canonical())),
                     Err(_) => refused += 1,
