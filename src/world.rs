@@ -178,6 +178,31 @@ impl World {
 
     /// Updates the broadphase, then runs the wide distance query on every candidate
     /// pair. Results do not depend on the thread count or the batching.
+    ///
+    /// ```
+    /// use widephase::World;
+    /// use widephase::gjk_core::{Pose, Sphere};
+    /// use widephase::gjk_core::glam::Vec3;
+    ///
+    /// // A row of ten balls of radius 0.5, 0.9 apart: each overlaps its neighbours.
+    /// let mut world = World::default();
+    /// let ball = Sphere::new(0.5)?;
+    /// let mut ids = Vec::new();
+    /// for i in 0..10 {
+    ///     let at = Pose::from_translation(Vec3::new(0.9 * i as f32, 0.0, 0.0))?;
+    ///     ids.push(world.add(ball.into(), at)?);
+    /// }
+    /// let report = world.step()?;
+    /// assert_eq!(report.touching().count(), 9);
+    /// // Spread them out: the pairs end, and the next step finds none touching.
+    /// for (i, &id) in ids.iter().enumerate() {
+    ///     world.set_pose(id, Pose::from_translation(Vec3::new(3.0 * i as f32, 0.0, 0.0))?)?;
+    /// }
+    /// let report = world.step()?;
+    /// assert_eq!(report.touching().count(), 0);
+    /// assert!(report.ended > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn step(&mut self) -> Result<StepReport, WorldError> {
         let start = Instant::now();
         let changes = self.broadphase.update();

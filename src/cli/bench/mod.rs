@@ -51,7 +51,7 @@ pub struct BenchArgs {
     #[arg(long, default_value = "16384", value_parser = pairs, allow_negative_numbers = true)]
     pub pairs: usize,
     /// Sizes (boxes, bodies) of the broadphase and step workloads, comma-separated.
-    #[arg(long, value_delimiter = ',', value_parser = size, default_value = "10000,100000")]
+    #[arg(long, value_delimiter = ',', value_parser = size, default_value = "10000,100000", allow_negative_numbers = true)]
     pub sizes: Vec<usize>,
     /// Seed of the workloads.
     #[arg(long, default_value_t = 42, allow_negative_numbers = true)]

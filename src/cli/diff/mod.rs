@@ -53,7 +53,7 @@ pub struct DiffArgs {
     pub regimes: Vec<Regime>,
     /// Size scales, comma-separated: every size and position times each (default:
     /// 1).
-    #[arg(long, value_delimiter = ',', value_parser = scale)]
+    #[arg(long, value_delimiter = ',', value_parser = scale, allow_negative_numbers = true)]
     pub scales: Vec<f32>,
     /// Queries, comma-separated (default: all).
     #[arg(long, value_delimiter = ',', value_enum)]
