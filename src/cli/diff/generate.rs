@@ -323,15 +323,15 @@ mod tests {
             let back: Case = serde_json::from_str(&text).unwrap();
             assert_eq!(serde_json::to_string(&back).unwrap(), text, "case {i}");
             let d = |c: &Case| gjk_core::distance(&c.a, &c.pose_a, &c.b, &c.pose_b);
-            let contact = |c: &Case| gjk_core::contact(&c.a, &c.pose_a, &c.b, &c.pose_b, 0.0);
+            let hit = |c: &Case| gjk_core::intersection(&c.a, &c.pose_a, &c.b, &c.pose_b);
             assert_eq!(
                 format!("{:?}", d(&case)),
                 format!("{:?}", d(&back)),
                 "case {i}"
             );
             assert_eq!(
-                format!("{:?}", contact(&case)),
-                format!("{:?}", contact(&back)),
+                format!("{:?}", hit(&case)),
+                format!("{:?}", hit(&back)),
                 "case {i}"
             );
         }
