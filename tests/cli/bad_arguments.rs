@@ -72,7 +72,7 @@ fn shapes_and_scene_files() {
     .unwrap();
     refused(
         &["run", "--scene", scene.to_str().unwrap()],
-        "velocity must be finite",
+        "number out of range",
     );
     std::fs::write(&scene, "not json").unwrap();
     refused(&["run", "--scene", scene.to_str().unwrap()], "scene.json");

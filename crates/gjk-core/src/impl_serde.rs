@@ -11,7 +11,7 @@
 //! |---|---|
 //! | [`Shape`] | `{"kind": "sphere", "radius": 0.5}`, `{"kind": "cuboid", "half_extents": [1, 1, 1]}`, `{"kind": "capsule" \| "cylinder" \| "cone", "half_height": 1, "radius": 0.5}`, `{"kind": "convex_hull", "points": [[x, y, z], ...]}`, `{"kind": "rounded", "inner": <shape>, "radius": 0.1}` |
 //! | [`Sphere`], [`Cuboid`], ... | the same fields without `kind` |
-//! | [`Pose`] | `{"rotation": [x, y, z, w], "translation": [x, y, z]}` (each optional: identity, origin) |
+//! | [`Pose`] | `{"rotation": [x, y, z, w], "translation": [x, y, z]}` (each optional: identity, origin; a rotation not of unit length is normalized, a unit one kept bit for bit) |
 //!
 //! A hull is written as its vertices and rebuilt by [`ConvexHull::from_points`]; a
 //! hull rebuilt from its own vertices holds the same points, possibly in another
@@ -238,7 +238,10 @@ impl Serialize for Pose {
 impl<'de> Deserialize<'de> for Pose {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let d = PoseDef::deserialize(deserializer)?;
-        Pose::new(d.rotation, d.translation).map_err(D::Error::custom)
+        match Pose::from_unit_parts(d.rotation, d.translation) {
+            Some(pose) => Ok(pose),
+            None => Pose::new(d.rotation, d.translation).map_err(D::Error::custom),
+        }
     }
 }
 
@@ -321,19 +324,22 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("zero length"), "{err}");
-        // JSON has no NaN, but a huge literal overflows f32 to infinity.
+        // JSON has no NaN; a literal beyond f32 is refused, by the parser or (as
+        // an infinity) by the constructor.
         let err = serde_json::from_str::<Pose>(r#"{"translation":[1e39,0,0]}"#)
             .unwrap_err()
             .to_string();
-        assert!(err.contains("finite"), "{err}");
+        assert!(err.contains("out of range") || err.contains("finite"), "{err}");
     }
 
     #[test]
     fn poses_and_results_round_trip() {
         let pose = Pose::new(Quat::from_rotation_y(0.3), Vec3::new(1.0, -2.0, 1e5)).unwrap();
         let back: Pose = serde_json::from_str(&serde_json::to_string(&pose).unwrap()).unwrap();
-        assert_eq!(back.translation(), pose.translation());
-        assert!((back.rotation() - pose.rotation()).length() < 1e-7);
+        assert_eq!(back, pose, "a written pose reads back bit for bit");
+        let halfway: Pose =
+            serde_json::from_str(r#"{"rotation":[0,0,0.7071,0.7071]}"#).unwrap();
+        assert!((halfway.rotation().length() - 1.0).abs() < 1e-6);
         let a: Shape = Sphere::new(0.5).unwrap().into();
         let d = crate::distance(&a, &Pose::IDENTITY, &a, &pose);
         let text = serde_json::to_string(&d).unwrap();

@@ -176,12 +176,12 @@ impl Case {
 
     /// The case as a file would give it back: its shapes and poses written and
     /// read again, until that changes nothing (a hull rebuilt from its vertices
-    /// may list them in another order, a unit quaternion normalized again may move
-    /// by an ulp). Generated cases are tested in this form, so that a written case
-    /// replays bit for bit.
+    /// may list them in another order; a pose's unit rotation normalized by its
+    /// constructor is written as it is). Generated cases are tested in this form,
+    /// so that a written case replays bit for bit.
     pub fn canonical(self) -> Case {
         let mut case = self;
-        for _ in 0..4 {
+        for _ in 0..8 {
             let again = match serde_json::to_string(&case)
                 .ok()
                 .and_then(|t| serde_json::from_str::<Case>(&t).ok())
