@@ -66,15 +66,15 @@ fn candidates(case: &Case) -> Vec<Case> {
             }
         }
     }
-    if let Ok(unturned) = Pose::new(gjk_core::glam::Quat::IDENTITY, pb.translation()) {
-        if unturned != pb {
-            out.push(with(a.clone(), pa, b.clone(), unturned));
-        }
+    if let Ok(unturned) = Pose::new(gjk_core::glam::Quat::IDENTITY, pb.translation())
+        && unturned != pb
+    {
+        out.push(with(a.clone(), pa, b.clone(), unturned));
     }
-    if let Ok(unturned) = Pose::new(gjk_core::glam::Quat::IDENTITY, pa.translation()) {
-        if unturned != pa {
-            out.push(with(a.clone(), unturned, b.clone(), pb));
-        }
+    if let Ok(unturned) = Pose::new(gjk_core::glam::Quat::IDENTITY, pa.translation())
+        && unturned != pa
+    {
+        out.push(with(a.clone(), unturned, b.clone(), pb));
     }
     for (side, shape) in [(0, a), (1, b)] {
         if let Shape::ConvexHull(h) = shape {

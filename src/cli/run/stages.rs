@@ -60,12 +60,15 @@ pub struct StepRecord {
     pub times: Named<Duration>,
 }
 
+/// A stage's work for one step: it runs and records its counts and times.
+pub type StageFn = fn(&mut Job, &mut StepRecord) -> Result<(), Box<dyn Error>>;
+
 /// A stage: its name (for errors) and its work.
 pub struct Stage {
     /// The stage's name.
     pub name: &'static str,
     /// Runs the stage for one step and records its counts and times.
-    pub run: fn(&mut Job, &mut StepRecord) -> Result<(), Box<dyn Error>>,
+    pub run: StageFn,
 }
 
 /// The stages of a step, in order.
