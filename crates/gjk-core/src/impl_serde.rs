@@ -329,7 +329,10 @@ mod tests {
         let err = serde_json::from_str::<Pose>(r#"{"translation":[1e39,0,0]}"#)
             .unwrap_err()
             .to_string();
-        assert!(err.contains("out of range") || err.contains("finite"), "{err}");
+        assert!(
+            err.contains("out of range") || err.contains("finite"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -337,8 +340,7 @@ mod tests {
         let pose = Pose::new(Quat::from_rotation_y(0.3), Vec3::new(1.0, -2.0, 1e5)).unwrap();
         let back: Pose = serde_json::from_str(&serde_json::to_string(&pose).unwrap()).unwrap();
         assert_eq!(back, pose, "a written pose reads back bit for bit");
-        let halfway: Pose =
-            serde_json::from_str(r#"{"rotation":[0,0,0.7071,0.7071]}"#).unwrap();
+        let halfway: Pose = serde_json::from_str(r#"{"rotation":[0,0,0.7071,0.7071]}"#).unwrap();
         assert!((halfway.rotation().length() - 1.0).abs() < 1e-6);
         let a: Shape = Sphere::new(0.5).unwrap().into();
         let d = crate::distance(&a, &Pose::IDENTITY, &a, &pose);
