@@ -49,6 +49,7 @@ fn a_passing_campaign_reports_every_kind_and_query() {
         "in_band",
         "reference_certified",
         "both_certified",
+        "reference_refuted",
         "disagree",
         "expected_checked",
         "expected_mismatch",

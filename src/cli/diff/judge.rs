@@ -9,7 +9,8 @@
 //! When two answers differ beyond the bounds, each is *certified* or not by checks
 //! that use no GJK: closest points must lie on their shapes (closed-form
 //! point-to-shape distances, `workloads::oracle`) and realize the distance, a
-//! supporting plane along the normal must separate the shapes by the distance, a
+//! supporting plane along the normal (hulls' supports by a scan of every vertex)
+//! must separate the shapes by the distance, a
 //! contact's depth must be the motion its normal needs (support functions) and no
 //! larger than the motion the other answer's normal needs. A path that disagrees
 //! with a certified reference answer while its own answer fails the checks is
@@ -106,6 +107,9 @@ pub enum Verdict {
     ReferenceCertified,
     /// They differ and both are certified (non-unique normals of equal depth).
     BothCertified,
+    /// They differ beyond the bounds; the other answer is certified and the
+    /// reference's refuted: gjk-core is the one that is wrong.
+    ReferenceRefuted,
     /// They differ beyond the bounds and the checks do not excuse it.
     Disagree,
 }
@@ -113,7 +117,7 @@ pub enum Verdict {
 impl Verdict {
     /// Whether the verdict fails the campaign.
     pub fn fails(self) -> bool {
-        self == Verdict::Disagree
+        matches!(self, Verdict::Disagree | Verdict::ReferenceRefuted)
     }
 }
 
@@ -236,11 +240,25 @@ impl<'a> Evidence<'a> {
     }
 }
 
-/// The support extent of `A - B` along unit `n`, in world space.
+/// The support extent of `A - B` along unit `n`, in world space, from
+/// [`scanned_support`].
 pub fn support_extent(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: Vec3) -> f32 {
-    let sa = pa.transform_point(a.support(pa.inverse_transform_vector(n)));
-    let sb = pb.transform_point(b.support(pb.inverse_transform_vector(-n)));
+    let sa = pa.transform_point(scanned_support(a, pa.inverse_transform_vector(n)));
+    let sb = pb.transform_point(scanned_support(b, pb.inverse_transform_vector(-n)));
     (sa - sb).dot(n)
+}
+
+/// The support point of `shape` in local direction `dir`, with hulls scanned
+/// vertex by vertex: the certificates must not share the support function they
+/// judge, and a hull's hill climb is that function's one search that can stop
+/// short (on a vertex graph that is not the true hull's, as quickhull may leave
+/// on nearly flat point sets). The other shapes' supports are closed forms.
+pub fn scanned_support(shape: &Shape, dir: Vec3) -> Vec3 {
+    match shape {
+        Shape::ConvexHull(h) => h.vertices()[h.support_index_scan(dir)],
+        Shape::Rounded(r) => scanned_support(r.inner(), dir) + dir.normalize_or_zero() * r.radius(),
+        other => other.support(dir),
+    }
 }
 
 /// The verdict on `other` (from a path of `role`) against the `reference` answer.
@@ -253,6 +271,7 @@ pub fn judge(e: &Evidence<'_>, reference: &Answer, other: &Answer, role: Role) -
         verdict: match (cert_ref, cert_other) {
             (true, false) if role == Role::Independent => Verdict::ReferenceCertified,
             (true, true) => Verdict::BothCertified,
+            (false, true) => Verdict::ReferenceRefuted,
             _ => Verdict::Disagree,
         },
         error,

@@ -14,7 +14,8 @@
 //!   "cases_run": 5000, "refused": 0,
 //!   "rows": [{"kinds": "cuboid-hull", "regime": "touching", "query": "distance",
 //!             "path": "gjk-simd", "cases": 12, "agree": 12, "in_band": 0,
-//!             "reference_certified": 0, "both_certified": 0, "disagree": 0,
+//!             "reference_certified": 0, "both_certified": 0, "reference_refuted": 0,
+//!             "disagree": 0,
 //!             "expected_checked": 0, "expected_mismatch": 0, "max_error": 1.2e-7}],
 //!   "disagreements": [{"kinds": "...", "regime": "...", "query": "...", "path": "...",
 //!                      "index": 17, "file": "widephase-diff-cases/....json"}],
@@ -48,7 +49,9 @@ pub struct Tally {
     pub reference_certified: u64,
     /// Both answers certified.
     pub both_certified: u64,
-    /// Failures.
+    /// Failures where the other answer is certified and gjk-core's refuted.
+    pub reference_refuted: u64,
+    /// Other failures.
     pub disagree: u64,
     /// Cases with an expected value for this query.
     pub expected_checked: u64,
@@ -67,6 +70,7 @@ impl Tally {
             Verdict::InBand => self.in_band += 1,
             Verdict::ReferenceCertified => self.reference_certified += 1,
             Verdict::BothCertified => self.both_certified += 1,
+            Verdict::ReferenceRefuted => self.reference_refuted += 1,
             Verdict::Disagree => self.disagree += 1,
         }
         if error.is_finite() {
@@ -81,15 +85,16 @@ impl Tally {
         self.in_band += other.in_band;
         self.reference_certified += other.reference_certified;
         self.both_certified += other.both_certified;
+        self.reference_refuted += other.reference_refuted;
         self.disagree += other.disagree;
         self.expected_checked += other.expected_checked;
         self.expected_mismatch += other.expected_mismatch;
         self.max_error = self.max_error.max(other.max_error);
     }
 
-    /// Failures: disagreements and expected values missed.
+    /// Failures: disagreements, refuted references and expected values missed.
     pub fn failures(&self) -> u64 {
-        self.disagree + self.expected_mismatch
+        self.disagree + self.reference_refuted + self.expected_mismatch
     }
 }
 
@@ -300,7 +305,7 @@ impl Report {
             self.cases_run, c.source, c.seed, self.shards, c.shards, self.refused
         );
         s += &format!(
-            "{:<11} {:<13} {:>8} {:>8} {:>8} {:>9} {:>9} {:>9} {:>10}\n",
+            "{:<11} {:<13} {:>8} {:>8} {:>8} {:>9} {:>9} {:>9} {:>9} {:>10}\n",
             "query",
             "path",
             "cases",
@@ -308,17 +313,19 @@ impl Report {
             "in band",
             "ref cert",
             "both cert",
+            "ref wrong",
             "disagree",
             "max error"
         );
         for (label, t) in self.grouped(|k| format!("{:<11} {:<13}", k.query.name(), k.path)) {
             s += &format!(
-                "{label} {:>8} {:>8} {:>8} {:>9} {:>9} {:>9} {:>10.2e}\n",
+                "{label} {:>8} {:>8} {:>8} {:>9} {:>9} {:>9} {:>9} {:>10.2e}\n",
                 t.cases,
                 t.agree,
                 t.in_band,
                 t.reference_certified,
                 t.both_certified,
+                t.reference_refuted,
                 t.disagree,
                 t.max_error
             );
