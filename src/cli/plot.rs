@@ -83,8 +83,9 @@ pub struct BarGroup {
     pub values: Vec<Option<f64>>,
 }
 
-/// Horizontal grouped bars to the SVG file `path`: a row per group, a bar per
-/// contestant, a dashed line at `reference` (1: as fast as the reference).
+/// Horizontal grouped bars of positive values (ratios) on a log axis to the SVG file
+/// `path`: a row per group, a bar per contestant, a dashed line at `reference` (1:
+/// as fast as the baseline).
 pub fn bars(
     path: &Path,
     title: &str,
@@ -95,13 +96,16 @@ pub fn bars(
 ) -> Result<(), Box<dyn Error>> {
     let k = contestants.len().max(1);
     let rows = groups.len().max(1);
-    let x_max = groups
-        .iter()
-        .flat_map(|g| g.values.iter().flatten())
-        .copied()
-        .filter(|v| v.is_finite())
-        .fold(reference, f64::max)
-        * 1.1;
+    // Ratios span orders of magnitude: a log axis keeps 0.5x and 80x readable.
+    let values = || {
+        groups
+            .iter()
+            .flat_map(|g| g.values.iter().flatten())
+            .copied()
+            .filter(|v| v.is_finite() && *v > 0.0)
+    };
+    let x_max = values().fold(reference, f64::max) * 1.5;
+    let x_min = values().fold(reference, f64::min) / 1.5;
     let height = (80 + rows * (10 + 14 * k)).min(20_000) as u32;
     let root = SVGBackend::new(path, (1000, height)).into_drawing_area();
     root.fill(&WHITE)?;
@@ -110,7 +114,7 @@ pub fn bars(
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(300)
-        .build_cartesian_2d(0.0..x_max, 0.0..rows as f64)?;
+        .build_cartesian_2d((x_min..x_max).log_scale(), 0.0..rows as f64)?;
     let labels: Vec<String> = groups.iter().map(|g| g.label.clone()).collect();
     chart
         .configure_mesh()
@@ -137,7 +141,7 @@ pub fn bars(
             let v = (*group.values.get(c)?)?;
             let top = (rows - g) as f64 - 0.1 - band * c as f64;
             Some(Rectangle::new(
-                [(0.0, top - band * 0.9), (v, top)],
+                [(x_min, top - band * 0.9), (v, top)],
                 colour.filled(),
             ))
         });
