@@ -1,6 +1,6 @@
 //! A parry3d scene through widephase: parry shapes and poses converted with
 //! `widephase::parry`, stepped in a `World`, and each candidate pair's distance
-//! compared with parry's own answer.
+//! (`World::distances`) compared with parry's own answer.
 //!
 //! Run: `cargo run --release --example parry_scene`.
 
@@ -43,10 +43,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let report = world.step()?;
     println!(
         "{} candidate pairs, {} touching",
-        report.pairs.len(),
+        report.candidates,
         report.touching().count()
     );
-    for pair in &report.pairs {
+    // Exact distances of every candidate pair, eight at a time.
+    for pair in world.distances()? {
         let (i, j) = (
             ids.iter()
                 .position(|&id| id == pair.a)

@@ -139,7 +139,8 @@ fn set_poses_equals_set_pose_move_by_move() {
             frame % 2 == 0,
             "seed {seed} frame {frame}"
         );
-        let want_pairs = single.step().unwrap().pairs;
+        let want = single.step().unwrap();
+        let want_pairs: Vec<_> = single.pairs().collect();
         for (world, pool) in batched.iter_mut().zip(&pools) {
             let at = format!(
                 "seed {seed} frame {frame} threads {}",
@@ -156,8 +157,11 @@ fn set_poses_equals_set_pose_move_by_move() {
                     "{at}"
                 );
             }
-            let pairs = pool.install(|| world.step()).unwrap().pairs;
-            assert_eq!(pairs.len(), want_pairs.len(), "{at}: pairs");
+            let got = pool.install(|| world.step()).unwrap();
+            let pairs: Vec<_> = world.pairs().collect();
+            assert_eq!(pairs, want_pairs, "{at}: pairs");
+            assert_eq!(got.manifolds, want.manifolds, "{at}: manifolds");
+            assert_eq!(got.events, want.events, "{at}: events");
             for (p, q) in pairs.iter().zip(&want_pairs) {
                 assert_eq!((p.a, p.b), (q.a, q.b), "{at}: pairs");
             }

@@ -71,8 +71,8 @@ fn a_passing_campaign_reports_every_kind_and_query() {
     assert_eq!(distinct("query"), ["contact", "distance", "intersects"]);
     assert_eq!(distinct("path"), ["gjk-simd", "gjk-simd-gjk", "parry3d"]);
     let compared: u64 = rows.iter().map(|r| r["cases"].as_u64().unwrap()).sum();
-    // 600 cases x (3 paths for intersects and distance, 1 for contact).
-    assert_eq!(compared, 600 * 7);
+    // 600 cases x 3 paths x 3 queries.
+    assert_eq!(compared, 600 * 9);
 }
 
 #[test]

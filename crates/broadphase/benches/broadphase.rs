@@ -9,6 +9,11 @@
 //! - `build`: construct the structure over the N tight boxes. widephase: binned-SAH
 //!   `DynamicTree::from_aabbs` (and `Broadphase::insert_many`, which adds fat boxes and
 //!   proxy slots); parry: `Bvh::from_leaves(Binned)`; bvh-arena: N inserts.
+//! - `load`: a scene loaded from nothing: every box in, then every pair. widephase:
+//!   `Broadphase::insert_many` and its first `update` (on the calling thread, and on
+//!   a two-thread pool); parry: `Bvh::from_leaves(Binned)` and all pairs, on the
+//!   same fat boxes (the tight boxes grown by the broadphase's default margin), so
+//!   that both find the same pairs.
 //! - `all_pairs`: on an already built tree of the tight boxes, find every overlapping
 //!   pair from scratch into a `Vec` (no incremental state). widephase:
 //!   `DynamicTree::overlapping_pairs`; parry: `traverse_bvtt_single_tree::<false>`;
@@ -286,6 +291,50 @@ fn bench_size(c: &mut Criterion, n: usize, with_arena: bool, with_parry: bool) {
     let scene = Scene::new(n, 42);
     let boxes = scene.aabbs();
     let parry_boxes: Vec<_> = (0..n).map(|i| scene.parry(i)).collect();
+
+    // Loading a scene: every box in, then every pair. widephase: `insert_many` (a
+    // binned SAH build of the whole set) and the first `update` (all pairs from
+    // the tree, then the partner lists), on the calling thread and on a
+    // two-thread pool; parry: its binned `Bvh` build and all pairs
+    // (`traverse_bvtt_single_tree`), which keeps no pair set.
+    let mut g = c.benchmark_group(format!("load/{n}"));
+    configure(&mut g, n);
+    let load = || {
+        let mut bp = Broadphase::new();
+        bp.insert_many(boxes.iter().map(|&x| (x, ()))).unwrap();
+        let began = bp.update().began.len();
+        (bp, began)
+    };
+    // Outputs are dropped outside the timing (`iter_with_large_drop`): freeing a
+    // loaded scene is not part of loading it, for either library.
+    g.bench_function("widephase_insert_many_update", |b| {
+        b.iter_with_large_drop(load)
+    });
+    g.bench_function("widephase_insert_many_update_2_threads", |b| {
+        b.iter_with_large_drop(|| two.install(load))
+    });
+    if with_parry {
+        // The same boxes as the broadphase's pairs: the tight boxes grown by the
+        // default fat margin, so that both find the same pairs.
+        let config = BroadphaseConfig::default();
+        let fat: Vec<_> = boxes
+            .iter()
+            .map(|b| {
+                let f = config.fat_box(b).unwrap();
+                parry3d::bounding_volume::Aabb::new(f.min(), f.max())
+            })
+            .collect();
+        g.bench_function("parry_build_all_pairs", |b| {
+            b.iter_with_large_drop(|| {
+                let bvh = Bvh::from_leaves(BvhBuildStrategy::Binned, black_box(&fat));
+                let mut ws = BvhWorkspace::default();
+                let mut pairs = Vec::new();
+                bvh.traverse_bvtt_single_tree::<false>(&mut ws, &mut |a, b| pairs.push((a, b)));
+                (bvh, pairs)
+            })
+        });
+    }
+    g.finish();
 
     let mut g = c.benchmark_group(format!("build/{n}"));
     configure(&mut g, n);

@@ -4,7 +4,7 @@
 //! a few milliseconds compare the wall times, best of many. For profiling with
 //! `perf record`.
 //!
-//! `cargo run --release -p broadphase --example profile_ops -- build|insert_many|pairs|pairs_install|pairs_binary|parry_build|parry_pairs [N]
+//! `cargo run --release -p broadphase --example profile_ops -- build|insert_many|load|parry_load|pairs|pairs_install|pairs_binary|parry_build|parry_pairs [N]
 //! [reps] [threads]`, `... frame [N] [frames] [margin_fraction] [threads]`, or
 //! `... join [N] [reps] [threads]` (the cost of an empty fork-join on a pool, right
 //! after another one and after 300 us idle: what each parallel section of a frame pays).
@@ -146,6 +146,11 @@ fn main() {
                     bp.insert_many(boxes.iter().map(|&b| (b, ()))).unwrap();
                     out += bp.tree().height() as usize;
                 }
+                "load" => {
+                    let mut bp = broadphase::Broadphase::new();
+                    bp.insert_many(boxes.iter().map(|&b| (b, ()))).unwrap();
+                    out += bp.update().began.len();
+                }
                 "pairs" => out += tree.overlapping_pairs().len(),
                 "pairs_binary" => {
                     let mut v = Vec::new();
@@ -159,6 +164,25 @@ fn main() {
                     );
                     out += bvh.leaf_count() as usize;
                 }
+                "parry_load" => {
+                    // The broadphase's `load` for parry: its build and all pairs on
+                    // the same fat boxes.
+                    let config = broadphase::BroadphaseConfig::default();
+                    let fat: Vec<_> = boxes
+                        .iter()
+                        .map(|b| {
+                            let f = config.fat_box(b).unwrap();
+                            parry3d::bounding_volume::Aabb::new(f.min(), f.max())
+                        })
+                        .collect();
+                    let bvh = parry3d::partitioning::Bvh::from_leaves(
+                        parry3d::partitioning::BvhBuildStrategy::Binned,
+                        &fat,
+                    );
+                    let mut v = Vec::new();
+                    bvh.traverse_bvtt_single_tree::<false>(&mut ws, &mut |a, b| v.push((a, b)));
+                    out += v.len();
+                }
                 "parry_pairs" => {
                     let mut v = Vec::new();
                     parry_bvh.traverse_bvtt_single_tree::<false>(&mut ws, &mut |a, b| {
@@ -166,7 +190,7 @@ fn main() {
                     });
                     out += v.len();
                 }
-                other => panic!("unknown operation {other}: use build, insert_many, pairs, pairs_install, pairs_binary, parry_build, parry_pairs or frame"),
+                other => panic!("unknown operation {other}: use build, insert_many, load, parry_load, pairs, pairs_install, pairs_binary, parry_build, parry_pairs or frame"),
             }
             best = best.min(t.elapsed().as_secs_f64());
             best_cpu = best_cpu.min(cpu() - c0);

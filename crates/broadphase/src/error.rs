@@ -26,6 +26,14 @@ pub enum Error {
     StaleHandle,
     /// The structure would need more than `u32::MAX - 1` entries.
     CapacityExceeded,
+    /// A caller's per-slot table does not have one entry per proxy slot
+    /// ([`Broadphase::move_proxies_in`](crate::Broadphase::move_proxies_in)).
+    SlotTableLength {
+        /// The broadphase's slot count.
+        expected: usize,
+        /// The table's length.
+        found: usize,
+    },
 }
 
 impl fmt::Display for Error {
@@ -39,6 +47,9 @@ impl fmt::Display for Error {
             Error::NegativeValue => write!(f, "negative margin or ray length"),
             Error::StaleHandle => write!(f, "stale or foreign handle"),
             Error::CapacityExceeded => write!(f, "more than u32::MAX - 1 entries"),
+            Error::SlotTableLength { expected, found } => {
+                write!(f, "slot table has {found} entries for {expected} slots")
+            }
         }
     }
 }

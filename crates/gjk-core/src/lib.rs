@@ -3,7 +3,8 @@
 //! Support-mapped convex shapes ([`Sphere`], [`Cuboid`], [`Capsule`], [`Cylinder`],
 //! [`Cone`], [`ConvexHull`], [`Rounded`]) and the three classic queries:
 //! [`intersects`] (boolean GJK), [`distance`] (GJK with closest points) and
-//! [`contact`] (GJK + EPA penetration depth). Everything is computed in A's frame
+//! [`contact`] (GJK + EPA penetration depth), and the [`contact_manifold`] a
+//! rigid-body solver needs (up to four points with stable feature ids). Everything is computed in A's frame
 //! with B's pose relative to it; the normal points from A to B. Every shape also
 //! gives its exact world bounds at a pose ([`SupportMap::aabb`], closed forms), what
 //! a broadphase needs for each moving body.
@@ -41,6 +42,7 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod feature;
 #[cfg(feature = "serde")]
 pub mod impl_serde;
 pub mod math;
@@ -52,11 +54,15 @@ pub mod support;
 pub mod tolerance;
 
 pub use error::{PoseError, ShapeError};
+pub use feature::{Feature, FeatureId, FeatureKind};
 /// Re-export of the math library the API is written in.
 pub use glam;
 pub use math::{Aabb, Pose};
 pub use query::contact::{Contact, contact};
 pub use query::gjk::{Distance, Intersection, distance, intersection, intersects};
+pub use query::manifold::{
+    ContactId, Manifold, ManifoldPoint, ManifoldScratch, contact_manifold, manifold_from_contact,
+};
 pub use query::minkowski::SupportPoint;
 pub use query::status::Status;
 pub use shapes::{Capsule, Cone, ConvexHull, Cuboid, Cylinder, Rounded, Shape, ShapeKind, Sphere};

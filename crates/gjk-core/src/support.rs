@@ -2,6 +2,7 @@
 
 use glam::{Mat3, Vec3};
 
+use crate::feature::{Feature, FeatureId};
 use crate::math::Aabb;
 use crate::math::Pose;
 
@@ -51,6 +52,20 @@ pub trait SupportMap {
     #[inline]
     fn support(&self, dir: Vec3) -> Vec3 {
         self.support_core(dir) + dir.normalize_or_zero() * self.margin()
+    }
+
+    /// The feature of the core (vertex, segment or polygon, see [`Feature`]) that
+    /// supports `dir`, in local coordinates, written to `out`: the contact
+    /// manifolds clip the features of both shapes against each other. It always
+    /// holds a support point of the core along `dir`; a polygon is the face whose
+    /// outward normal is closest to `dir` among those that hold one. `dir` need not
+    /// be unit length.
+    ///
+    /// The default is the single support point with an unknown id, which gives
+    /// one-point manifolds: right for strictly convex cores, and what a shape that
+    /// does not name its faces can offer.
+    fn support_feature(&self, dir: Vec3, out: &mut Feature) {
+        out.set_vertex(self.support_core(dir), FeatureId::UNKNOWN);
     }
 
     /// Bounds in local coordinates (exact).

@@ -8,11 +8,15 @@
 //! decode AVX-512).
 //!
 //! `cargo run --release -p gjk-simd --example profile_x8 -- intersects cuboid-cuboid 200`
-//! (`distance-plain` or `intersects-plain`: the same without the early outs).
+//! (`distance`, `contact`; `distance-plain`, `intersects-plain`, `contact-plain`: the
+//! same without the early outs; `contact-core` and `contact-parry`: gjk-core's scalar
+//! `contact` and parry3d's `query::contact` on the same pairs).
 
 use gjk_core::query::bounds::ball_verdict;
 use gjk_core::{Pose, Shape};
-use gjk_simd::{BatchOptions, Parallelism, distance_batch_with, intersects_batch_with};
+use gjk_simd::{
+    BatchOptions, Parallelism, contact_batch_with, distance_batch_with, intersects_batch_with,
+};
 use workloads::workload::{PairKind, standard_pairs};
 
 fn main() {
@@ -64,6 +68,54 @@ fn main() {
             }
             let r = intersects_batch_with(&sa, &pa, &sb, &pb, options).unwrap();
             r.iter().map(|x| x.iterations).collect()
+        }
+        // The baselines of the contact query, for instruction counts in the same
+        // build: gjk-core's scalar `contact` and parry3d's dispatcher.
+        "contact-core" => {
+            let run = || -> Vec<u32> {
+                (0..sa.len())
+                    .map(|i| gjk_core::contact(&sa[i], &pa[i], &sb[i], &pb[i], 0.0))
+                    .map(|c| c.map_or(0, |c| c.iterations))
+                    .collect()
+            };
+            for _ in 0..rounds {
+                std::hint::black_box(run());
+            }
+            run()
+        }
+        "contact-parry" => {
+            let shapes: Vec<_> = pairs
+                .iter()
+                .map(|p| {
+                    (
+                        workloads::parry::shape(&p.a),
+                        workloads::parry::pose(&p.pose_a),
+                        workloads::parry::shape(&p.b),
+                        workloads::parry::pose(&p.pose_b),
+                    )
+                })
+                .collect();
+            let run = || -> Vec<u32> {
+                shapes
+                    .iter()
+                    .map(|(a, pa, b, pb)| {
+                        let c = parry3d::query::contact(pa, &**a, pb, &**b, 0.0);
+                        u32::from(matches!(c, Ok(Some(_))))
+                    })
+                    .collect()
+            };
+            for _ in 0..rounds {
+                std::hint::black_box(run());
+            }
+            run()
+        }
+        "contact" => {
+            for _ in 0..rounds {
+                let r = contact_batch_with(&sa, &pa, &sb, &pb, 0.0, options);
+                std::hint::black_box(r.unwrap());
+            }
+            let r = contact_batch_with(&sa, &pa, &sb, &pb, 0.0, options).unwrap();
+            r.iter().map(|x| x.map_or(0, |c| c.iterations)).collect()
         }
         _ => {
             for _ in 0..rounds {

@@ -62,12 +62,15 @@ pub mod shapes;
 pub mod support_x8;
 
 pub use batch::{
-    BatchError, BatchOptions, Parallelism, distance_batch, distance_batch_with, intersects_batch,
-    intersects_batch_with,
+    BatchError, BatchOptions, Parallelism, contact_batch, contact_batch_with, distance_batch,
+    distance_batch_with, intersects_batch, intersects_batch_with,
 };
 pub use math::{CmpX8, MaskX8, Mat3X8, PoseX8, QuatX8, SelectX8, Vec3X8};
 pub use query::bounds_x8::{BoundsVerdictX8, ball_tests_x8, box_ball_tests_x8, box_box_overlap_x8};
-pub use query::closed_forms_x8::{SegmentCoreX8, segments_distance_x8, segments_intersect_x8};
+pub use query::closed_forms_x8::{
+    SegmentCoreX8, segments_contact_x8, segments_distance_x8, segments_intersect_x8,
+};
+pub use query::contact_x8::{ContactX8, contact_x8};
 pub use query::gjk_x8::{DistanceX8, IntersectionX8, distance_x8, intersects_x8};
 pub use query::separating_axes_x8::{SatVerdictX8, cuboids_sat_x8};
 pub use shapes::{CapsuleX8, ConeX8, ConvexHullX8, CuboidX8, CylinderX8, RoundedX8, SphereX8};

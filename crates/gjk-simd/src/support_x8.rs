@@ -30,4 +30,12 @@ pub trait SupportMapX8 {
     /// Lanes whose shape data is finite (the kernels report the others as invalid
     /// input instead of iterating on NaN).
     fn finite(&self) -> MaskX8;
+
+    /// Each lane's core half extents when the cores are boxes (boxes and rounded
+    /// boxes), `None` for every other kind: the separating-axis tests that decide
+    /// box pairs exactly need them. Known at compile time per kind.
+    #[inline(always)]
+    fn box_core(&self) -> Option<Vec3X8> {
+        None
+    }
 }

@@ -4,7 +4,7 @@
 //!
 //! | name | what one run does | contestants |
 //! |---|---|---|
-//! | `narrowphase/{query}/{kinds}` | answers `query` (intersects, distance, contact) on the standard pairs of `kinds` | gjk-simd (batch driver, on the calling thread), gjk-core (scalar), parry3d (its query dispatcher: analytic, SAT or GJK/EPA per pair) |
+//! | `narrowphase/{query}/{kinds}` | answers `query` (intersects, distance, contact at prediction 0) on the standard pairs of `kinds` | gjk-simd (batch driver, on the calling thread), gjk-core (scalar), parry3d (its query dispatcher: analytic, SAT or GJK/EPA per pair) |
 //! | `broadphase/pairs/{n}` | builds a tree over the `n` standard boxes and finds every overlapping pair | widephase (binned-SAH `DynamicTree` and its eight-wide pair pass), parry3d (`Bvh` binned build and tree-tree traversal), bvh-arena (inserts and its pair pass) |
 //! | `step/{n}` | moves `n` mixed bodies one step and answers the distance of every pair whose boxes overlap | widephase (`World::set_poses` and `World::step`), parry3d (a `Bvh` rebuilt over the new boxes, its pairs, the dispatcher's distance on each) |
 
@@ -190,7 +190,15 @@ fn narrowphase(name: &str, query: &str, kind: PairKind, n: usize, seed: u64) -> 
             });
         }
         "contact" => {
-            // gjk-simd has no contact query yet: widephase's contact is gjk-core's.
+            contestants.push(Contestant {
+                name: "gjk-simd",
+                run: Box::new(move || {
+                    let r = gjk_simd::contact_batch_with(&d.a, &d.pa, &d.b, &d.pb, 0.0, serial)
+                        .expect("equal lengths");
+                    r.iter().filter(|c| c.is_some()).count() as u64
+                }),
+            });
+            let d = data.clone();
             contestants.push(Contestant {
                 name: "gjk-core",
                 run: Box::new(move || {

@@ -1,8 +1,8 @@
 //! The implementations compared, one table: each path answers one query for a slice
 //! of cases. gjk-core is every query's reference; gjk-simd is widephase's fast
 //! path (as users call it, and with its shortcuts off so that every pair runs the
-//! GJK kernels); parry3d is the independent opinion. Adding an implementation or a
-//! query (gjk-simd's contact query, say) is a function and a line in [`PATHS`].
+//! GJK and EPA kernels); parry3d is the independent opinion. Adding an
+//! implementation or a query is a function and a line in [`PATHS`].
 
 use gjk_core::glam::Vec3;
 use gjk_core::{Pose, Shape};
@@ -167,6 +167,18 @@ pub const PATHS: &[Path] = &[
         run: core_contact,
     },
     Path {
+        name: "gjk-simd",
+        query: Query::Contact,
+        role: Role::Ours,
+        run: simd_contact,
+    },
+    Path {
+        name: "gjk-simd-gjk",
+        query: Query::Contact,
+        role: Role::Ours,
+        run: simd_gjk_contact,
+    },
+    Path {
         name: "parry3d",
         query: Query::Contact,
         role: Role::Independent,
@@ -244,20 +256,36 @@ fn core_distance(cases: &[Case]) -> Vec<Answer> {
         .collect()
 }
 
+fn contact_answer(c: Option<gjk_core::Contact>) -> Answer {
+    Answer::Contact(c.map(|k| ContactAnswer {
+        depth: k.depth,
+        normal: k.normal,
+        point_a: k.point_a,
+        point_b: k.point_b,
+    }))
+}
+
 fn core_contact(cases: &[Case]) -> Vec<Answer> {
     cases
         .iter()
-        .map(|c| {
-            Answer::Contact(
-                gjk_core::contact(&c.a, &c.pose_a, &c.b, &c.pose_b, 0.0).map(|k| ContactAnswer {
-                    depth: k.depth,
-                    normal: k.normal,
-                    point_a: k.point_a,
-                    point_b: k.point_b,
-                }),
-            )
-        })
+        .map(|c| contact_answer(gjk_core::contact(&c.a, &c.pose_a, &c.b, &c.pose_b, 0.0)))
         .collect()
+}
+
+fn simd_contact_with(cases: &[Case], options: BatchOptions) -> Vec<Answer> {
+    let (sa, pa, sb, pb) = columns(cases);
+    match gjk_simd::contact_batch_with(&sa, &pa, &sb, &pb, 0.0, options) {
+        Ok(r) => r.into_iter().map(contact_answer).collect(),
+        Err(e) => vec![Answer::Failed(e.to_string()); cases.len()],
+    }
+}
+
+fn simd_contact(cases: &[Case]) -> Vec<Answer> {
+    simd_contact_with(cases, BatchOptions::default())
+}
+
+fn simd_gjk_contact(cases: &[Case]) -> Vec<Answer> {
+    simd_contact_with(cases, GJK_ONLY)
 }
 
 /// The batch driver's four slices.

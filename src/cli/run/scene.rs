@@ -31,11 +31,15 @@ use gjk_simd::Parallelism;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use widephase::{BodyId, World};
+use widephase::{BodyId, World, WorldConfig};
 use workloads::workload::{random_rotation, random_shape, random_unit, standard_hulls};
 
 use crate::cli::args::{MAX_BODIES, kind_name};
 use crate::cli::output::Progress;
+
+/// The speculative margin of the main job's world: pairs closer than this get
+/// manifolds.
+pub const PREDICTION: f32 = 0.05;
 
 /// The `format` tag of scene files.
 pub const FORMAT: &str = "widephase-scene";
@@ -132,7 +136,10 @@ pub fn generate(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let side = default_side(bodies);
     let hulls = standard_hulls(&mut rng);
-    let mut world = World::new(Parallelism::default());
+    let mut world = World::with_config(WorldConfig {
+        prediction: PREDICTION,
+        parallelism: Parallelism::default(),
+    })?;
     let mut movers = Vec::with_capacity(bodies);
     for i in 0..bodies {
         let kind = kinds[rng.random_range(0..kinds.len())];
@@ -187,7 +194,10 @@ pub fn read(path: &Path) -> Result<SceneFile, String> {
 pub fn build(file: SceneFile, progress: &Progress) -> Result<Scene, Box<dyn Error>> {
     let mut rng = ChaCha8Rng::seed_from_u64(file.seed);
     let side = file.side.unwrap_or_else(|| default_side(file.bodies.len()));
-    let mut world = World::new(Parallelism::default());
+    let mut world = World::with_config(WorldConfig {
+        prediction: PREDICTION,
+        parallelism: Parallelism::default(),
+    })?;
     let mut movers = Vec::with_capacity(file.bodies.len());
     for (i, body) in file.bodies.into_iter().enumerate() {
         let (drawn_velocity, drawn_spin) = random_motion(&mut rng);

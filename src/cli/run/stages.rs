@@ -115,15 +115,21 @@ fn moves(job: &mut Job, record: &mut StepRecord) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// The world's step: the broadphase update, then the wide distance query on every
-/// candidate pair (the world times both itself).
+/// The world's step: the broadphase update and the pair cache, then the
+/// narrowphase (bounds that settle pairs, the contact query and manifolds within the
+/// prediction distance); the world times both itself.
 fn world_step(job: &mut Job, record: &mut StepRecord) -> Result<(), Box<dyn Error>> {
     job.last = job.scene.world.step()?;
     let last = &job.last;
-    record.counts.push("candidate_pairs", last.pairs.len());
+    record.counts.push("candidate_pairs", last.candidates);
     record.counts.push("began", last.began);
     record.counts.push("ended", last.ended);
+    record.counts.push("culled", last.culled);
+    record.counts.push("queried", last.queried);
+    record.counts.push("manifolds", last.manifolds.len());
     record.counts.push("touching", last.touching().count());
+    let points = last.manifolds.iter().map(|m| m.manifold.len()).sum();
+    record.counts.push("points", points);
     record.times.push("broadphase", last.broadphase_time);
     record.times.push("narrowphase", last.narrowphase_time);
     Ok(())

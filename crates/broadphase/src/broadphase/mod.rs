@@ -154,6 +154,12 @@ impl<T> Broadphase<T> {
         self.len == 0
     }
 
+    /// Number of proxy slots, live or free: one past the largest
+    /// [`ProxyId::index`] handed out. Callers keeping a table per slot size it so.
+    pub fn slot_count(&self) -> usize {
+        self.hot.len()
+    }
+
     /// Number of pairs in the current pair set.
     pub fn pair_count(&self) -> usize {
         self.pair_count

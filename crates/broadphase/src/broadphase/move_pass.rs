@@ -387,6 +387,44 @@ impl<T> Broadphase<T> {
         self.finish_moves(res)
     }
 
+    /// [`move_proxies_with`](Self::move_proxies_with) with the caller's own
+    /// per-slot table instead of the proxies' user data: `new_box(k, entry)` gets
+    /// `table[ids[k].index()]`. For callers that keep their objects in an array
+    /// indexed by the proxies' slots ([`ProxyId::index`]), so that a pair's
+    /// objects are two array reads, with no handle check. `table` must have one
+    /// entry per slot ([`slot_count`](Self::slot_count)), else nothing moves and
+    /// [`Error::SlotTableLength`] is returned. The same results, threading and
+    /// errors as `move_proxies_with` otherwise.
+    pub fn move_proxies_in<D, E, F>(
+        &mut self,
+        ids: &[ProxyId],
+        table: &mut [D],
+        new_box: F,
+    ) -> Result<usize, E>
+    where
+        D: Send,
+        E: From<Error> + Send,
+        F: Fn(usize, &mut D) -> Result<Aabb, E> + Sync,
+    {
+        if table.len() != self.hot.len() {
+            return Err(Error::SlotTableLength {
+                expected: self.hot.len(),
+                found: table.len(),
+            }
+            .into());
+        }
+        let parallel = rayon::current_num_threads() > 1
+            && ids.len() >= self.config.parallel_min_moved
+            && ids.len() >= self.move_with_parallel_min;
+        let batch = MoveBatch {
+            len: ids.len(),
+            id: |k: usize| ids[k],
+            new_box,
+        };
+        let res = record_pass(&self.config, &mut self.hot, table, &batch, parallel);
+        self.finish_moves(res)
+    }
+
     /// Applies the escapes of a record pass to the tree, then reports the pass's first
     /// error, or else the escape count.
     fn finish_moves<E: From<Error>>(&mut self, res: RangeResult<E>) -> Result<usize, E> {

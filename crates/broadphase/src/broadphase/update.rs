@@ -30,6 +30,20 @@ const CHUNK_MAX: usize = 256;
 /// thread and no different on two, where each chunk is now one group (BENCHMARKS.md).
 const QUERY_GROUP: usize = 16;
 
+/// [`Broadphase::update`] recomputes the whole pair set from scratch (the tree's
+/// all-pairs traversal, then one pass over the partner lists) instead of querying
+/// the tree once per moved proxy, when at least this fraction of the live proxies
+/// moved: a scene loaded with `insert_many`, or a frame that teleports most bodies.
+/// The all-pairs traversal visits each overlapping subtree pair once, where the
+/// queries of all proxies would each walk down from the root, and it runs in
+/// parallel as one call; below half, the moved proxies' queries touch less of the
+/// tree. The pair set is the same either way (both are exactly the fat boxes'
+/// overlaps).
+const FROM_SCRATCH_FRACTION: f64 = 0.5;
+
+/// ... and at least this many proxies moved (smaller updates are cheap either way).
+const FROM_SCRATCH_MIN: usize = 4096;
+
 /// The pairs that began and ended during one [`Broadphase::update`], each list sorted
 /// by `(a.index, b.index)`.
 #[derive(Clone, Copy, Debug)]
@@ -249,6 +263,17 @@ impl<T> Broadphase<T> {
         moves.sort_unstable();
         moves.dedup();
 
+        if moves.len() >= FROM_SCRATCH_MIN
+            && moves.len() as f64 >= FROM_SCRATCH_FRACTION * self.len as f64
+        {
+            self.update_from_scratch();
+            for &s in &moves {
+                self.hot[s as usize].moved = false;
+            }
+            moves.clear();
+            self.move_buffer = moves;
+            return self.sorted_changes();
+        }
         let parallel =
             moves.len() >= self.config.parallel_min_moved && rayon::current_num_threads() > 1;
         // The moved proxies' old lists leave the pair state, so that the query tasks own
@@ -304,6 +329,11 @@ impl<T> Broadphase<T> {
         }
         moves.clear();
         self.move_buffer = moves;
+        self.sorted_changes()
+    }
+
+    /// The began and ended lists, sorted.
+    fn sorted_changes(&mut self) -> PairChanges<'_> {
         // Results were applied in whatever order the tasks finished, so the key is a
         // total order on pairs (generations break ties of indices, which a removed
         // proxy and its slot's next tenant share): the lists do not depend on that
@@ -314,6 +344,189 @@ impl<T> Broadphase<T> {
         PairChanges {
             began: &self.began,
             ended: &self.ended,
+        }
+    }
+
+    /// The pair set recomputed from the tree's all-pairs traversal: every live
+    /// proxy's partner list is replaced by the new one (in its old allocation), and
+    /// the differences are the pairs that began and ended.
+    ///
+    /// The new lists are laid out in one flat array (counts, offsets, fill); then
+    /// runs of [`SCRATCH_SLOTS`] slots, in parallel on the current pool, sort their
+    /// lists, compare them with the old ones and replace them. Each run reports its
+    /// pairs in slot order, and the runs are joined in order, so the lists come out
+    /// sorted and the same for any thread count. The handles of the reported pairs
+    /// take their generations from a compact copy, read in order once, rather than
+    /// from the proxies' 64-byte records at random.
+    fn update_from_scratch(&mut self) {
+        let pairs = self.tree.overlapping_pairs();
+        let n = self.hot.len();
+        // `start[s]..start[s + 1]` is slot `s`'s part of `flat`; `upper[s]` counts
+        // its partners above it (the pairs it reports), `upper_start` sums them.
+        let mut start = vec![0u32; n + 1];
+        let mut upper_start = vec![0u32; n + 1];
+        for &(p, q) in &pairs {
+            start[p as usize + 1] += 1;
+            start[q as usize + 1] += 1;
+            upper_start[p.min(q) as usize + 1] += 1;
+        }
+        for s in 0..n {
+            start[s + 1] += start[s];
+            upper_start[s + 1] += upper_start[s];
+        }
+        let mut fill = start.clone();
+        let mut flat = vec![0u32; 2 * pairs.len()];
+        for &(p, q) in &pairs {
+            flat[fill[p as usize] as usize] = q;
+            fill[p as usize] += 1;
+            flat[fill[q as usize] as usize] = p;
+            fill[q as usize] += 1;
+        }
+        drop(fill);
+        let generations: Vec<u32> = self.hot.iter().map(|h| h.generation).collect();
+        // With no pair before (a loaded scene), every pair begins: each run writes
+        // its pairs straight into its own part of the began list.
+        let fresh = self.pair_count == 0;
+        let mut began_all = Vec::new();
+        if fresh {
+            began_all.resize(
+                pairs.len(),
+                Pair {
+                    a: ProxyId::new(0, 0),
+                    b: ProxyId::new(0, 0),
+                },
+            );
+        }
+        // Each run of slots with its parts of the flat array and of the began list.
+        let mut runs: Vec<ScratchRun<'_>> = Vec::new();
+        let mut rest_lists = &mut self.partners[..];
+        let mut rest_flat = &mut flat[..];
+        let mut rest_began = &mut began_all[..];
+        let mut first = 0;
+        while first < n {
+            let last = (first + SCRATCH_SLOTS).min(n);
+            let (lists, more_lists) = rest_lists.split_at_mut(last - first);
+            let (part, more_flat) = rest_flat.split_at_mut((start[last] - start[first]) as usize);
+            let reported = if fresh {
+                (upper_start[last] - upper_start[first]) as usize
+            } else {
+                0
+            };
+            let (out, more_began) = rest_began.split_at_mut(reported);
+            runs.push(ScratchRun {
+                first,
+                lists,
+                flat: part,
+                began: out,
+            });
+            rest_lists = more_lists;
+            rest_flat = more_flat;
+            rest_began = more_began;
+            first = last;
+        }
+        let start = &start;
+        let generations = &generations;
+        let id = |s: u32| ProxyId::new(s, generations[s as usize]);
+        let results: Vec<(Vec<Pair>, Vec<Pair>)> = runs
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|run| {
+                let ScratchRun {
+                    first,
+                    lists,
+                    flat: part,
+                    began: out,
+                } = run;
+                let (mut began, mut ended) = (Vec::new(), Vec::new());
+                let base = start[first];
+                let mut cursor = 0;
+                for (k, old) in lists.iter_mut().enumerate() {
+                    let s = first + k;
+                    let new = &mut part[(start[s] - base) as usize..(start[s + 1] - base) as usize];
+                    new.sort_unstable();
+                    if fresh {
+                        let above = &new[new.partition_point(|&q| q <= s as u32)..];
+                        for (slot, &q) in out[cursor..].iter_mut().zip(above) {
+                            *slot = Pair {
+                                a: id(s as u32),
+                                b: id(q),
+                            };
+                        }
+                        cursor += above.len();
+                        old.extend_from_slice(new);
+                    } else if old.as_slice() != &*new {
+                        diff_upper(generations, s as u32, old, new, &mut began, &mut ended);
+                        old.clear();
+                        old.extend_from_slice(new);
+                    }
+                }
+                (began, ended)
+            })
+            .collect();
+        if fresh {
+            if self.began.is_empty() {
+                self.began = began_all;
+            } else {
+                self.began.extend_from_slice(&began_all);
+            }
+        }
+        for (began, ended) in results {
+            self.began.extend_from_slice(&began);
+            self.ended.extend_from_slice(&ended);
+        }
+        self.pair_count = pairs.len();
+    }
+}
+
+/// A run of slots of [`Broadphase::update`]'s from-scratch path: the first slot,
+/// the run's partner lists, its part of the flat array of new lists, and its part
+/// of the began list (for a loaded scene, else empty).
+struct ScratchRun<'a> {
+    first: usize,
+    lists: &'a mut [Vec<u32>],
+    flat: &'a mut [u32],
+    began: &'a mut [Pair],
+}
+
+/// The slots per parallel run of [`Broadphase::update`]'s from-scratch path: a
+/// constant, so that the runs do not depend on the thread count.
+const SCRATCH_SLOTS: usize = 16 * 1024;
+
+/// The pairs `(p, q)` with `q > p` in `new` and not in `old` (began) and the
+/// reverse (ended), both lists sorted: each pair is reported once, by its smaller
+/// proxy.
+fn diff_upper(
+    generations: &[u32],
+    p: u32,
+    old: &[u32],
+    new: &[u32],
+    began: &mut Vec<Pair>,
+    ended: &mut Vec<Pair>,
+) {
+    let upper = |list: &[u32]| list.partition_point(|&q| q <= p);
+    let (old, new) = (&old[upper(old)..], &new[upper(new)..]);
+    let id = |s: u32| ProxyId::new(s, generations[s as usize]);
+    let pair = |q: u32| Pair { a: id(p), b: id(q) };
+    let (mut i, mut j) = (0, 0);
+    while i < old.len() || j < new.len() {
+        match (old.get(i), new.get(j)) {
+            (Some(&o), Some(&w)) if o == w => {
+                i += 1;
+                j += 1;
+            }
+            (Some(&o), Some(&w)) if o < w => {
+                ended.push(pair(o));
+                i += 1;
+            }
+            (Some(&o), None) => {
+                ended.push(pair(o));
+                i += 1;
+            }
+            (_, Some(&w)) => {
+                began.push(pair(w));
+                j += 1;
+            }
+            (None, None) => break,
         }
     }
 }

@@ -3,6 +3,7 @@
 use glam::Vec3;
 
 use crate::error::{ShapeError, non_negative, positive};
+use crate::feature::{Feature, FeatureId};
 use crate::math::Aabb;
 use crate::math::Pose;
 use crate::support::SupportMap;
@@ -55,6 +56,24 @@ impl SupportMap for Capsule {
     #[inline]
     fn margin(&self) -> f32 {
         self.radius
+    }
+
+    /// The whole core segment, edge 0 from vertex 0 (bottom) to vertex 1 (top): a
+    /// capsule lying on a face touches it along the segment, one standing on it at
+    /// one end (the manifold drops the end that is too far). A zero-length core is
+    /// its one point, vertex 0.
+    fn support_feature(&self, _dir: Vec3, out: &mut Feature) {
+        let top = Vec3::new(0.0, self.half_height, 0.0);
+        if self.half_height > 0.0 {
+            out.set_segment(
+                -top,
+                top,
+                [FeatureId::vertex(0), FeatureId::vertex(1)],
+                FeatureId::edge(0),
+            );
+        } else {
+            out.set_vertex(Vec3::ZERO, FeatureId::vertex(0));
+        }
     }
 
     #[inline]

@@ -2,11 +2,13 @@
 
 use glam::Vec3;
 
-use super::cylinder::disc_support;
+use super::cylinder::{CapIds, cap_polygon, disc_support};
 use crate::error::{ShapeError, positive};
+use crate::feature::{Feature, FeatureId};
 use crate::math::Aabb;
 use crate::math::Pose;
 use crate::support::{SupportMap, disc_extents};
+use crate::tolerance::CAP_POLYGON_VERTICES;
 
 /// A solid cone with its apex at `(0, half_height, 0)` and its base, a disc of
 /// radius `radius`, at `y = -half_height` (the convention of parry's `Cone`).
@@ -51,6 +53,41 @@ impl SupportMap for Cone {
             rim
         } else {
             apex
+        }
+    }
+
+    /// The base when its normal (`-y`) is closer to `dir` than the side's normal
+    /// in the plane of the axis and `dir`, else the side line from the rim point
+    /// that supports `dir` to the apex. With `N` = [`CAP_POLYGON_VERTICES`]: base
+    /// rim samples are vertices `0..N`, the exact rim point `N`, the apex `N + 1`;
+    /// chords `0..N`, split chords `N, N + 1`, the side line edge `N + 2`; the base
+    /// is face 0.
+    fn support_feature(&self, dir: Vec3, out: &mut Feature) {
+        let n = CAP_POLYGON_VERTICES;
+        let (h, r) = (self.half_height, self.radius);
+        let xz = (dir.x * dir.x + dir.z * dir.z).sqrt();
+        // The side's outward normal is (2h · radial + r · y) / √(4h² + r²).
+        let side = (2.0 * h * xz + r * dir.y) / (4.0 * h * h + r * r).sqrt();
+        if -dir.y >= side {
+            let ids = CapIds {
+                first_vertex: 0,
+                rim_vertex: n,
+                first_edge: 0,
+                split_edges: [n, n + 1],
+                face: 0,
+            };
+            cap_polygon(out, r, -h, false, dir, &ids);
+        } else {
+            // Straight up, any side line will do: the one towards +x.
+            let radial = if xz > 0.0 { dir } else { Vec3::X };
+            let mut rim = disc_support(radial, r);
+            rim.y = -h;
+            out.set_segment(
+                rim,
+                Vec3::new(0.0, h, 0.0),
+                [FeatureId::vertex(n), FeatureId::vertex(n + 1)],
+                FeatureId::edge(n + 2),
+            );
         }
     }
 

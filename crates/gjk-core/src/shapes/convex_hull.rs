@@ -3,8 +3,10 @@
 
 use glam::{Vec3, Vec3A};
 
+use super::hull_faces::HullFaces;
 use super::quickhull::quickhull;
 use crate::error::ShapeError;
+use crate::feature::{Feature, FeatureId};
 use crate::math::Aabb;
 use crate::math::Pose;
 use crate::support::SupportMap;
@@ -21,6 +23,8 @@ pub struct ConvexHull {
     neighbours: Vec<u32>,
     bounding_radius: f32,
     inner_radius: f32,
+    /// The faces as polygons (coplanar triangles merged), for support features.
+    polygons: HullFaces,
 }
 
 /// The distance from the local origin to the nearest face plane (f64, then shrunk
@@ -90,6 +94,7 @@ impl ConvexHull {
         neighbour_start.push(neighbours.len() as u32);
         let bounding_radius = mesh.vertices.iter().map(|v| v.length()).fold(0.0, f32::max);
         let inner_radius = inner_radius(&mesh.vertices, &mesh.triangles, bounding_radius);
+        let polygons = HullFaces::new(&mesh.vertices, &mesh.triangles);
         Ok(Self {
             vertices: mesh.vertices,
             faces: mesh.triangles,
@@ -97,6 +102,7 @@ impl ConvexHull {
             neighbours,
             bounding_radius,
             inner_radius,
+            polygons,
         })
     }
 
@@ -110,6 +116,20 @@ impl ConvexHull {
     #[inline]
     pub fn faces(&self) -> &[[u32; 3]] {
         &self.faces
+    }
+
+    /// Number of polygonal faces (coplanar triangles merged into one).
+    #[inline]
+    pub fn polygon_count(&self) -> usize {
+        self.polygons.len()
+    }
+
+    /// Polygonal face `f`: its outward unit normal and its vertex indices,
+    /// counter-clockwise seen from outside. Face `f` is the feature
+    /// `FeatureId::face(f)` of the hull's support features.
+    pub fn polygon(&self, f: usize) -> (Vec3, &[u32]) {
+        let face = self.polygons.face(f);
+        (face.normal, face.vertices)
     }
 
     /// The vertices joined to vertex `i` by a hull edge.
@@ -177,6 +197,28 @@ impl SupportMap for ConvexHull {
         };
         *hint = i as u32;
         self.vertices[i]
+    }
+
+    /// The face around the support vertex whose normal is closest to `dir`: it
+    /// holds the support point, and it is the face a flat contact along `dir`
+    /// rests on. Vertex, edge and face ids are the hull's vertex indices, edge
+    /// numbers and polygon numbers.
+    fn support_feature(&self, dir: Vec3, out: &mut Feature) {
+        let v = if self.vertices.len() < HULL_HILL_CLIMB_MIN_VERTICES {
+            self.support_index_scan(dir)
+        } else {
+            self.support_index_climb(dir, 0)
+        };
+        let f = self.polygons.face_towards(v, dir);
+        let face = self.polygons.face(f);
+        out.begin_polygon(face.normal, FeatureId::face(f as u32));
+        for (&i, &e) in face.vertices.iter().zip(face.edges) {
+            out.push_polygon_vertex(
+                self.vertices[i as usize],
+                FeatureId::vertex(i),
+                FeatureId::edge(e),
+            );
+        }
     }
 
     #[inline]

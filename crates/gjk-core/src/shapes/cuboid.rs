@@ -3,6 +3,7 @@
 use glam::Vec3;
 
 use crate::error::{ShapeError, positive};
+use crate::feature::{Feature, FeatureId};
 use crate::math::Aabb;
 use crate::math::Pose;
 use crate::support::SupportMap;
@@ -47,6 +48,51 @@ impl SupportMap for Cuboid {
     #[inline]
     fn bounding_radius(&self) -> f32 {
         self.half_extents.length()
+    }
+
+    /// The face whose normal is closest to `dir` (the first axis of equals): it holds
+    /// the support point, and the manifold keeps those of its corners that are
+    /// within reach, so an edge or a corner contact comes out of the same face.
+    /// Ids: corner `x + 2y + 4z` (1 for the positive side of each axis), edge
+    /// `4a + s + 2t` along axis `a` (`s`, `t`: sides on the next two axes), face
+    /// `2a + s`.
+    fn support_feature(&self, dir: Vec3, out: &mut Feature) {
+        let a = dir.abs();
+        let axis = if a.x >= a.y && a.x >= a.z {
+            0
+        } else if a.y >= a.z {
+            1
+        } else {
+            2
+        };
+        let positive = dir[axis] >= 0.0;
+        let (j, k) = ((axis + 1) % 3, (axis + 2) % 3);
+        let mut normal = Vec3::ZERO;
+        normal[axis] = if positive { 1.0 } else { -1.0 };
+        out.begin_polygon(normal, FeatureId::face(2 * axis as u32 + positive as u32));
+        // Counter-clockwise around +axis in the (j, k) plane, reversed for -axis.
+        let mut corners = [(true, true), (false, true), (false, false), (true, false)];
+        if !positive {
+            corners.reverse();
+        }
+        let side = |b: bool| if b { 1.0 } else { -1.0 };
+        let points = corners.map(|(sj, sk)| {
+            let mut p = Vec3::ZERO;
+            p[axis] = normal[axis] * self.half_extents[axis];
+            p[j] = side(sj) * self.half_extents[j];
+            p[k] = side(sk) * self.half_extents[k];
+            p
+        });
+        let positive_side = |p: Vec3, i: usize| (p[i] > 0.0) as u32;
+        for (c, &p) in points.iter().enumerate() {
+            let corner = positive_side(p, 0) | positive_side(p, 1) << 1 | positive_side(p, 2) << 2;
+            // The edge to the next corner runs along the axis where they differ.
+            let q = points[(c + 1) % 4];
+            let along = if p[j] != q[j] { j } else { k };
+            let (o1, o2) = ((along + 1) % 3, (along + 2) % 3);
+            let edge = 4 * along as u32 + positive_side(p, o1) + 2 * positive_side(p, o2);
+            out.push_polygon_vertex(p, FeatureId::vertex(corner), FeatureId::edge(edge));
+        }
     }
 
     /// The nearest faces are those of the smallest half extent.

@@ -3,9 +3,11 @@
 use glam::Vec3;
 
 use crate::error::{ShapeError, positive};
+use crate::feature::{Feature, FeatureId};
 use crate::math::Aabb;
 use crate::math::Pose;
 use crate::support::{SupportMap, disc_extents};
+use crate::tolerance::{CAP_POLYGON_VERTICES, CAP_RIM_MIN_GAP};
 
 /// A solid cylinder of radius `radius` whose axis runs along Y from `-half_height`
 /// to `half_height`.
@@ -52,7 +54,129 @@ pub(crate) fn disc_support(dir: Vec3, radius: f32) -> Vec3 {
     }
 }
 
+/// The ids a disc cap's polygon ([`cap_polygon`]) gives its parts: rim sample `k`
+/// is vertex `first_vertex + k` and the chord from sample `k` to `k + 1` edge
+/// `first_edge + k`; the exact rim point is vertex `rim_vertex`, and the two halves
+/// of the chord it splits are edges `split_edges` (the half next to the lower
+/// sample first).
+pub(crate) struct CapIds {
+    pub first_vertex: u32,
+    pub rim_vertex: u32,
+    pub first_edge: u32,
+    pub split_edges: [u32; 2],
+    pub face: u32,
+}
+
+/// A disc of radius `radius` in the plane `y = height`, facing `+y` if `up` (else
+/// `-y`), as a convex polygon: [`CAP_POLYGON_VERTICES`] rim samples at fixed angles
+/// (so that a cap resting flat keeps its points and ids from step to step), plus
+/// the exact rim point that supports `dir`, the deepest point of a tilted cap,
+/// where `dir` leans off the axis (a point that follows the contact around the
+/// rim, with one id). Counter-clockwise seen from outside: the samples by
+/// decreasing angle about `+y` for an upper cap, increasing for a lower one.
+pub(crate) fn cap_polygon(
+    out: &mut Feature,
+    radius: f32,
+    height: f32,
+    up: bool,
+    dir: Vec3,
+    ids: &CapIds,
+) {
+    let n = CAP_POLYGON_VERTICES;
+    let step = std::f32::consts::TAU / n as f32;
+    let normal = if up { Vec3::Y } else { Vec3::NEG_Y };
+    out.begin_polygon(normal, FeatureId::face(ids.face));
+    // The chord the rim point splits, by its angle, unless it sits on a sample.
+    let xz = (dir.x * dir.x + dir.z * dir.z).sqrt();
+    let split = (xz > 0.0)
+        .then(|| {
+            let angle = dir.z.atan2(dir.x).rem_euclid(std::f32::consts::TAU) / step;
+            let k = (angle.floor() as u32).min(n - 1);
+            let frac = angle - k as f32;
+            (frac > CAP_RIM_MIN_GAP && frac < 1.0 - CAP_RIM_MIN_GAP).then_some(k)
+        })
+        .flatten();
+    let rim = Vec3::new(
+        dir.x * radius / xz.max(f32::MIN_POSITIVE),
+        height,
+        dir.z * radius / xz.max(f32::MIN_POSITIVE),
+    );
+    let sample = |k: u32| {
+        let (s, c) = (k as f32 * step).sin_cos();
+        Vec3::new(radius * c, height, radius * s)
+    };
+    let vertex = |k: u32| FeatureId::vertex(ids.first_vertex + k);
+    let chord = |k: u32| FeatureId::edge(ids.first_edge + k);
+    for i in 0..n {
+        // Sample k, and the chord from it to the next sample in the polygon's turn.
+        if up {
+            let k = (n - i) % n;
+            let next = (k + n - 1) % n;
+            if split == Some(next) {
+                out.push_polygon_vertex(sample(k), vertex(k), FeatureId::edge(ids.split_edges[1]));
+                out.push_polygon_vertex(
+                    rim,
+                    FeatureId::vertex(ids.rim_vertex),
+                    FeatureId::edge(ids.split_edges[0]),
+                );
+            } else {
+                out.push_polygon_vertex(sample(k), vertex(k), chord(next));
+            }
+        } else {
+            let k = i;
+            if split == Some(k) {
+                out.push_polygon_vertex(sample(k), vertex(k), FeatureId::edge(ids.split_edges[0]));
+                out.push_polygon_vertex(
+                    rim,
+                    FeatureId::vertex(ids.rim_vertex),
+                    FeatureId::edge(ids.split_edges[1]),
+                );
+            } else {
+                out.push_polygon_vertex(sample(k), vertex(k), chord(k));
+            }
+        }
+    }
+}
+
 impl SupportMap for Cylinder {
+    /// The cap facing `dir` when `dir` is within 45 degrees of the axis, else the
+    /// side line through the rim points that support `dir` (a cylinder lying on a
+    /// face touches it along that line). With `N` = [`CAP_POLYGON_VERTICES`]: the
+    /// rim samples of the lower cap are vertices `0..N`, of the upper `N..2N`, the
+    /// exact rim points `2N` (lower) and `2N + 1` (upper); chords `0..N` and `N..2N`,
+    /// split chords `2N, 2N + 1` (lower) and `2N + 2, 2N + 3` (upper), the side line
+    /// edge `2N + 4`; faces: lower cap 0, upper cap 1.
+    fn support_feature(&self, dir: Vec3, out: &mut Feature) {
+        let n = CAP_POLYGON_VERTICES;
+        let xz = (dir.x * dir.x + dir.z * dir.z).sqrt();
+        let up = dir.y >= 0.0;
+        if dir.y.abs() >= xz {
+            let u = up as u32;
+            let ids = CapIds {
+                first_vertex: u * n,
+                rim_vertex: 2 * n + u,
+                first_edge: u * n,
+                split_edges: [2 * n + 2 * u, 2 * n + 2 * u + 1],
+                face: u,
+            };
+            let height = if up {
+                self.half_height
+            } else {
+                -self.half_height
+            };
+            cap_polygon(out, self.radius, height, up, dir, &ids);
+        } else {
+            let rim = disc_support(dir, self.radius);
+            let h = Vec3::new(0.0, self.half_height, 0.0);
+            out.set_segment(
+                rim - h,
+                rim + h,
+                [FeatureId::vertex(2 * n), FeatureId::vertex(2 * n + 1)],
+                FeatureId::edge(2 * n + 4),
+            );
+        }
+    }
+
     #[inline]
     fn support_core(&self, dir: Vec3) -> Vec3 {
         let mut p = disc_support(dir, self.radius);

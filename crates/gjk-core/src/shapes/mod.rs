@@ -5,6 +5,7 @@ mod cone;
 mod convex_hull;
 mod cuboid;
 mod cylinder;
+mod hull_faces;
 mod quickhull;
 mod rounded;
 mod shape;

@@ -3,6 +3,7 @@
 use glam::Vec3;
 
 use crate::error::{ShapeError, positive};
+use crate::feature::Feature;
 use crate::math::Aabb;
 use crate::math::Pose;
 use crate::support::SupportMap;
@@ -52,6 +53,12 @@ impl<S: SupportMap> SupportMap for Rounded<S> {
     #[inline]
     fn margin(&self) -> f32 {
         self.inner.margin() + self.radius
+    }
+
+    /// The inner shape's feature: the dilation only moves it out along the normal.
+    #[inline]
+    fn support_feature(&self, dir: Vec3, out: &mut Feature) {
+        self.inner.support_feature(dir, out)
     }
 
     #[inline]

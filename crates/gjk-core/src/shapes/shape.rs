@@ -5,6 +5,7 @@ use std::sync::Arc;
 use glam::Vec3;
 
 use super::{Capsule, Cone, ConvexHull, Cuboid, Cylinder, Rounded, Sphere};
+use crate::feature::Feature;
 use crate::math::Aabb;
 use crate::math::Pose;
 use crate::support::SupportMap;
@@ -100,6 +101,11 @@ impl SupportMap for Shape {
     }
 
     #[inline]
+    fn support_feature(&self, dir: Vec3, out: &mut Feature) {
+        dispatch!(self, s => s.support_feature(dir, out))
+    }
+
+    #[inline]
     fn bounding_radius(&self) -> f32 {
         dispatch!(self, s => s.bounding_radius())
     }
@@ -129,6 +135,11 @@ impl<S: SupportMap + ?Sized> SupportMap for Arc<S> {
     #[inline]
     fn support_core_hinted(&self, dir: Vec3, hint: &mut u32) -> Vec3 {
         (**self).support_core_hinted(dir, hint)
+    }
+
+    #[inline]
+    fn support_feature(&self, dir: Vec3, out: &mut Feature) {
+        (**self).support_feature(dir, out)
     }
 
     #[inline]

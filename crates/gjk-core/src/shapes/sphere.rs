@@ -3,6 +3,7 @@
 use glam::Vec3;
 
 use crate::error::{ShapeError, positive};
+use crate::feature::{Feature, FeatureId};
 use crate::math::Aabb;
 use crate::math::Pose;
 use crate::support::SupportMap;
@@ -39,6 +40,12 @@ impl SupportMap for Sphere {
     #[inline]
     fn margin(&self) -> f32 {
         self.radius
+    }
+
+    /// The point core, vertex 0: a ball touches anything at one point.
+    #[inline]
+    fn support_feature(&self, _dir: Vec3, out: &mut Feature) {
+        out.set_vertex(Vec3::ZERO, FeatureId::vertex(0));
     }
 
     #[inline]

@@ -80,6 +80,7 @@ pub(super) fn segment_core(kind: ShapeKind) -> bool {
 /// Runs the pairs `idx` of one bucket (kind pair `key`, in bucket order)
 /// through their kernel, eight at a time, and writes the results to their slots.
 pub(super) fn run_slice<Q: BatchQuery, S: Borrow<Shape>>(
+    query: &Q,
     inputs: &Inputs<'_, S>,
     key: usize,
     idx: &mut [u32],
@@ -90,43 +91,47 @@ pub(super) fn run_slice<Q: BatchQuery, S: Borrow<Shape>>(
     if options.closed_forms && segment_core(kind_a) && segment_core(kind_b) {
         match (kind_a, kind_b) {
             (ShapeKind::Sphere, ShapeKind::Sphere) => {
-                run_segment_bucket::<SphereX8, SphereX8, Q, S>(inputs, idx, out)
+                run_segment_bucket::<SphereX8, SphereX8, Q, S>(query, inputs, idx, out)
             }
             (ShapeKind::Sphere, _) => {
-                run_segment_bucket::<SphereX8, CapsuleX8, Q, S>(inputs, idx, out)
+                run_segment_bucket::<SphereX8, CapsuleX8, Q, S>(query, inputs, idx, out)
             }
             (_, ShapeKind::Sphere) => {
-                run_segment_bucket::<CapsuleX8, SphereX8, Q, S>(inputs, idx, out)
+                run_segment_bucket::<CapsuleX8, SphereX8, Q, S>(query, inputs, idx, out)
             }
-            _ => run_segment_bucket::<CapsuleX8, CapsuleX8, Q, S>(inputs, idx, out),
+            _ => run_segment_bucket::<CapsuleX8, CapsuleX8, Q, S>(query, inputs, idx, out),
         }
         return;
     }
-    if options.early_outs && (kind_a, kind_b) == (ShapeKind::Cuboid, ShapeKind::Cuboid) {
+    if Q::BOX_PASS
+        && options.early_outs
+        && (kind_a, kind_b) == (ShapeKind::Cuboid, ShapeKind::Cuboid)
+    {
         let pending = box_prepass::<Q, S>(inputs, idx, out);
-        run_bucket::<CuboidX8, CuboidX8, Q, S>(inputs, &idx[..pending], out);
+        run_bucket::<CuboidX8, CuboidX8, Q, S>(query, inputs, &idx[..pending], out);
         return;
     }
-    dispatch::<Q, S>(key, inputs, idx, out);
+    dispatch::<Q, S>(key, query, inputs, idx, out);
 }
 
 /// First dispatch level: the kind of A.
 fn dispatch<Q: BatchQuery, S: Borrow<Shape>>(
     key: usize,
+    query: &Q,
     inputs: &Inputs<'_, S>,
     idx: &[u32],
     out: &OutSlots<Q::Out>,
 ) {
     let (kind_a, kind_b) = kinds(key);
     match kind_a {
-        ShapeKind::Sphere => dispatch_b::<SphereX8, Q, S>(kind_b, inputs, idx, out),
-        ShapeKind::Cuboid => dispatch_b::<CuboidX8, Q, S>(kind_b, inputs, idx, out),
-        ShapeKind::Capsule => dispatch_b::<CapsuleX8, Q, S>(kind_b, inputs, idx, out),
-        ShapeKind::Cylinder => dispatch_b::<CylinderX8, Q, S>(kind_b, inputs, idx, out),
-        ShapeKind::Cone => dispatch_b::<ConeX8, Q, S>(kind_b, inputs, idx, out),
+        ShapeKind::Sphere => dispatch_b::<SphereX8, Q, S>(kind_b, query, inputs, idx, out),
+        ShapeKind::Cuboid => dispatch_b::<CuboidX8, Q, S>(kind_b, query, inputs, idx, out),
+        ShapeKind::Capsule => dispatch_b::<CapsuleX8, Q, S>(kind_b, query, inputs, idx, out),
+        ShapeKind::Cylinder => dispatch_b::<CylinderX8, Q, S>(kind_b, query, inputs, idx, out),
+        ShapeKind::Cone => dispatch_b::<ConeX8, Q, S>(kind_b, query, inputs, idx, out),
         // `Rounded` is peeled before bucketing and never makes a key.
         ShapeKind::ConvexHull | ShapeKind::Rounded => {
-            dispatch_b::<ConvexHullX8, Q, S>(kind_b, inputs, idx, out)
+            dispatch_b::<ConvexHullX8, Q, S>(kind_b, query, inputs, idx, out)
         }
     }
 }
@@ -134,18 +139,19 @@ fn dispatch<Q: BatchQuery, S: Borrow<Shape>>(
 /// Second dispatch level: the kind of B.
 fn dispatch_b<SA: LaneShape, Q: BatchQuery, S: Borrow<Shape>>(
     kind_b: ShapeKind,
+    query: &Q,
     inputs: &Inputs<'_, S>,
     idx: &[u32],
     out: &OutSlots<Q::Out>,
 ) {
     match kind_b {
-        ShapeKind::Sphere => run_bucket::<SA, SphereX8, Q, S>(inputs, idx, out),
-        ShapeKind::Cuboid => run_bucket::<SA, CuboidX8, Q, S>(inputs, idx, out),
-        ShapeKind::Capsule => run_bucket::<SA, CapsuleX8, Q, S>(inputs, idx, out),
-        ShapeKind::Cylinder => run_bucket::<SA, CylinderX8, Q, S>(inputs, idx, out),
-        ShapeKind::Cone => run_bucket::<SA, ConeX8, Q, S>(inputs, idx, out),
+        ShapeKind::Sphere => run_bucket::<SA, SphereX8, Q, S>(query, inputs, idx, out),
+        ShapeKind::Cuboid => run_bucket::<SA, CuboidX8, Q, S>(query, inputs, idx, out),
+        ShapeKind::Capsule => run_bucket::<SA, CapsuleX8, Q, S>(query, inputs, idx, out),
+        ShapeKind::Cylinder => run_bucket::<SA, CylinderX8, Q, S>(query, inputs, idx, out),
+        ShapeKind::Cone => run_bucket::<SA, ConeX8, Q, S>(query, inputs, idx, out),
         ShapeKind::ConvexHull | ShapeKind::Rounded => {
-            run_bucket::<SA, ConvexHullX8, Q, S>(inputs, idx, out)
+            run_bucket::<SA, ConvexHullX8, Q, S>(query, inputs, idx, out)
         }
     }
 }
@@ -153,7 +159,7 @@ fn dispatch_b<SA: LaneShape, Q: BatchQuery, S: Borrow<Shape>>(
 /// Runs query `Q` on the pairs `idx` (bucket order, one kind pair `SA`, `SB`),
 /// eight at a time, writing each result to its input slot. The wide shapes are
 /// reused from batch to batch (hulls skip repacking when the lanes' hulls repeat).
-fn run_bucket<SA, SB, Q, S>(inputs: &Inputs<'_, S>, idx: &[u32], out: &OutSlots<Q::Out>)
+fn run_bucket<SA, SB, Q, S>(query: &Q, inputs: &Inputs<'_, S>, idx: &[u32], out: &OutSlots<Q::Out>)
 where
     SA: LaneShape,
     SB: LaneShape,
@@ -167,13 +173,17 @@ where
         // SAFETY: `batch` is a range of a block's `order`, which holds each pair
         // once; slices handed to different tasks are disjoint, and run after
         // their block's planning (see `run_query`).
-        unsafe { Q::run(&a, &pose_a, &b, &pose_b, batch, out) };
+        unsafe { query.run(&a, &pose_a, &b, &pose_b, batch, out) };
     }
 }
 
 /// [`run_bucket`] with the closed-form segment kernel (spheres and capsules).
-fn run_segment_bucket<SA, SB, Q, S>(inputs: &Inputs<'_, S>, idx: &[u32], out: &OutSlots<Q::Out>)
-where
+fn run_segment_bucket<SA, SB, Q, S>(
+    query: &Q,
+    inputs: &Inputs<'_, S>,
+    idx: &[u32],
+    out: &OutSlots<Q::Out>,
+) where
     SA: LaneShape + SegmentCoreX8,
     SB: LaneShape + SegmentCoreX8,
     Q: BatchQuery,
@@ -184,6 +194,6 @@ where
     for batch in idx.chunks(8) {
         let (pose_a, pose_b) = pack_batch(inputs, batch, &mut a, &mut b);
         // SAFETY: as in `run_bucket`.
-        unsafe { Q::run_segments(&a, &pose_a, &b, &pose_b, batch, out) };
+        unsafe { query.run_segments(&a, &pose_a, &b, &pose_b, batch, out) };
     }
 }

@@ -12,7 +12,7 @@
 use std::borrow::Borrow;
 
 use gjk_core::query::bounds::{ball_overlap_point, ball_tests, box_ball_tests};
-use gjk_core::{Distance, Intersection, Pose, Shape, ShapeKind, Status, SupportMap};
+use gjk_core::{Contact, Distance, Intersection, Pose, Shape, ShapeKind, Status, SupportMap};
 use glam::Vec3;
 use wide::f32x8;
 
@@ -20,7 +20,7 @@ use super::dispatch::{core_kind, segment_core};
 use super::options::BatchOptions;
 use super::output::OutSlots;
 use super::pack::{Inputs, pack_batch, pose_x8_full};
-use super::queries::{BatchQuery, DistanceQuery, IntersectsQuery};
+use super::queries::{BatchQuery, ContactQuery, DistanceQuery, IntersectsQuery};
 use crate::math::{CmpX8, MaskX8, PoseX8, Vec3X8};
 use crate::query::bounds_x8::{
     BoundsVerdictX8, ball_tests_x8, box_ball_tests_x8, box_box_overlap_x8,
@@ -35,6 +35,14 @@ pub(super) trait EarlyOuts {
     type Out: Copy + Send + Sync;
     /// Whether [`EarlyOuts::answer`] needs a point inside both shapes.
     const INSIDE_POINT: bool;
+    /// Whether box pairs take the box pass ([`box_prepass`]) before their kernel.
+    const BOX_PASS: bool = true;
+    /// How far beyond touching the bounding balls must prove a pair apart for it
+    /// to be decided: 0, or the prediction distance of a contact query.
+    #[inline(always)]
+    fn reach(&self) -> f32 {
+        0.0
+    }
     /// The span of the closeness measure ([`super::sort`]) over which the pairs
     /// that reach GJK spread.
     const CLOSENESS_SPAN: f32;
@@ -333,6 +341,52 @@ pub(super) fn box_prepass<Q: BatchQuery, S: Borrow<Shape>>(
     n
 }
 
+impl EarlyOuts for ContactQuery {
+    type Out = Option<Contact>;
+    const INSIDE_POINT: bool = false;
+    /// Box pairs need their depth, which the box pass does not give: their kernel
+    /// decides far lanes by the separating axes itself.
+    const BOX_PASS: bool = false;
+    /// As for distance: only pairs proven apart leave.
+    const CLOSENESS_SPAN: f32 = 4.0;
+    /// Never called (no box pass).
+    #[inline(always)]
+    fn box_verdict(
+        _: &RoundedX8<CuboidX8>,
+        _: &PoseX8,
+        _: &RoundedX8<CuboidX8>,
+        _: &PoseX8,
+        _: MaskX8,
+    ) -> BoundsVerdictX8 {
+        BoundsVerdictX8 {
+            apart: MaskX8::NONE,
+            overlapping: MaskX8::NONE,
+            inside: Vec3X8::ZERO,
+        }
+    }
+    /// As for the boolean query (the balls' apart verdict is what a contact can
+    /// take), and not on pairs the closed forms answer for about the test's cost.
+    #[inline(always)]
+    fn ball_test_pays(kind_a: ShapeKind, kind_b: ShapeKind, options: &BatchOptions) -> bool {
+        let closed = options.closed_forms && segment_core(kind_a) && segment_core(kind_b);
+        boolean_ball_test_pays(kind_a, kind_b) && !closed
+    }
+    /// Only pairs proven apart beyond the prediction distance: no contact.
+    #[inline(always)]
+    fn decides(apart: u8, _: u8) -> u8 {
+        apart
+    }
+    /// No contact (the only verdict taken).
+    #[inline(always)]
+    fn answer(_: bool, _: Vec3) -> Option<Contact> {
+        None
+    }
+    #[inline(always)]
+    fn reach(&self) -> f32 {
+        self.prediction
+    }
+}
+
 /// What the early outs made of one pair of the bucketing loop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum PairVerdict {
@@ -350,14 +404,17 @@ pub(super) enum PairVerdict {
 pub(super) struct EarlyOutPass {
     candidates: Candidates,
     block_len: usize,
+    /// The query's [`EarlyOuts::reach`].
+    reach: f32,
 }
 
 impl EarlyOutPass {
-    /// The pass of a block of `block_len` pairs.
-    pub(super) fn new(block_len: usize) -> Self {
+    /// The pass of `query` over a block of `block_len` pairs.
+    pub(super) fn new<Q: EarlyOuts>(query: &Q, block_len: usize) -> Self {
         EarlyOutPass {
             candidates: Candidates::default(),
             block_len,
+            reach: query.reach(),
         }
     }
 
@@ -373,7 +430,14 @@ impl EarlyOutPass {
         (core_b, round_b): (&Shape, f32),
         out: &OutSlots<Q::Out>,
     ) -> PairVerdict {
-        let (fa, fb) = (core_facts(core_a, round_a), core_facts(core_b, round_b));
+        let (mut fa, mut fb) = (core_facts(core_a, round_a), core_facts(core_b, round_b));
+        // The reach goes on a side tested as a ball (a box is tested as itself
+        // when the other side is not a box).
+        if fb.kind == ShapeKind::Cuboid {
+            fa.outer += self.reach;
+        } else {
+            fb.outer += self.reach;
+        }
         if Q::INSIDE_POINT && (fa.kind == ShapeKind::Cuboid || fb.kind == ShapeKind::Cuboid) {
             // Room for the whole block at the first candidate: no regrowth, and
             // no allocation for blocks without candidates.

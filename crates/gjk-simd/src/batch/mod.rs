@@ -29,7 +29,7 @@ mod sort;
 
 use std::borrow::Borrow;
 
-use gjk_core::{Distance, Intersection, Pose, Shape};
+use gjk_core::{Contact, Distance, Intersection, Pose, Shape};
 use rayon::prelude::*;
 
 pub use error::BatchError;
@@ -39,7 +39,7 @@ use dispatch::run_slice;
 use output::OutSlots;
 use pack::Inputs;
 use plan::plan_block;
-use queries::{BatchQuery, DistanceQuery, IntersectsQuery};
+use queries::{BatchQuery, ContactQuery, DistanceQuery, IntersectsQuery};
 
 /// Pairs bucketed together (see `run_query`): large enough that a mixed block's
 /// buckets mostly fill whole batches and a hull bucket's runs of one hull pair
@@ -52,6 +52,7 @@ const BLOCK: usize = 8192;
 /// Checks the inputs, then plans and runs every block of pairs (on the calling
 /// thread or as rayon tasks) and returns the results in input order.
 fn run_query<Q: BatchQuery, S: Borrow<Shape> + Sync>(
+    query: &Q,
     shapes_a: &[S],
     poses_a: &[Pose],
     shapes_b: &[S],
@@ -85,7 +86,7 @@ fn run_query<Q: BatchQuery, S: Borrow<Shape> + Sync>(
     // parallel.
     let plan = |first: usize| {
         let range = first..(first + BLOCK).min(n);
-        plan_block::<Q, S>(&inputs, range, options, &out)
+        plan_block::<Q, S>(query, &inputs, range, options, &out)
     };
     // A pool of one thread runs the sequential path: same results, no tasks.
     let parallelism = match parallelism {
@@ -96,7 +97,7 @@ fn run_query<Q: BatchQuery, S: Borrow<Shape> + Sync>(
         Parallelism::Sequential => {
             for first in (0..n).step_by(BLOCK) {
                 for (key, idx) in plan(first).buckets_mut() {
-                    run_slice::<Q, S>(&inputs, key, idx, options, &out);
+                    run_slice::<Q, S>(query, &inputs, key, idx, options, &out);
                 }
             }
         }
@@ -121,7 +122,9 @@ fn run_query<Q: BatchQuery, S: Borrow<Shape> + Sync>(
                     slices
                         .into_par_iter()
                         .with_max_len(1)
-                        .for_each(|(key, idx)| run_slice::<Q, S>(&inputs, key, idx, options, &out));
+                        .for_each(|(key, idx)| {
+                            run_slice::<Q, S>(query, &inputs, key, idx, options, &out)
+                        });
                 });
         }
     }
@@ -188,7 +191,14 @@ pub fn intersects_batch_with<S: Borrow<Shape> + Sync>(
     poses_b: &[Pose],
     options: BatchOptions,
 ) -> Result<Vec<Intersection>, BatchError> {
-    run_query::<IntersectsQuery, S>(shapes_a, poses_a, shapes_b, poses_b, options)
+    run_query::<IntersectsQuery, S>(
+        &IntersectsQuery,
+        shapes_a,
+        poses_a,
+        shapes_b,
+        poses_b,
+        options,
+    )
 }
 
 /// Distance and closest points of each pair `(shapes_a[i] at poses_a[i],
@@ -248,5 +258,84 @@ pub fn distance_batch_with<S: Borrow<Shape> + Sync>(
     poses_b: &[Pose],
     options: BatchOptions,
 ) -> Result<Vec<Distance>, BatchError> {
-    run_query::<DistanceQuery, S>(shapes_a, poses_a, shapes_b, poses_b, options)
+    run_query::<DistanceQuery, S>(
+        &DistanceQuery,
+        shapes_a,
+        poses_a,
+        shapes_b,
+        poses_b,
+        options,
+    )
+}
+
+/// The contact of each pair `(shapes_a[i] at poses_a[i], shapes_b[i] at
+/// poses_b[i])` with the conventions of [`gjk_core::contact`], `None` where the
+/// shapes are farther apart than `prediction` (a NaN or negative prediction
+/// counts as 0): depth positive for penetration, negative for a speculative
+/// contact, normal from A to B, witness points on each shape. Results in input
+/// order, each bit-identical to what the pair gets alone.
+///
+/// Pairs the bounding balls prove farther apart than the prediction distance
+/// skip every kernel (0 iterations); box pairs are measured exactly by their
+/// separating axes, sphere and capsule pairs in closed form, and the others by
+/// GJK with `gjk_core`'s EPA on the lanes whose cores overlap
+/// ([`crate::contact_x8`]). A pair whose relative pose overflows f32 reports a
+/// contact with NaN fields and `Status::InvalidInput`.
+///
+/// ```
+/// use gjk_core::{Cuboid, Pose, Shape, Sphere};
+/// use gjk_core::glam::{Quat, Vec3};
+/// use gjk_simd::{Parallelism, contact_batch};
+///
+/// let floor: Shape = Cuboid::new(Vec3::new(5.0, 0.5, 5.0))?.into();
+/// let ball: Shape = Sphere::new(0.5)?.into();
+/// let at = |y: f32| Pose::new(Quat::IDENTITY, Vec3::new(0.0, y, 0.0)).unwrap();
+/// // Balls at heights 0.9 (0.1 deep), 1.05 (0.05 above) and 3 (far above).
+/// let a = vec![&floor; 3];
+/// let b = vec![&ball; 3];
+/// let pa = vec![at(0.0); 3];
+/// let pb = vec![at(0.9), at(1.05), at(3.0)];
+/// let c = contact_batch(&a, &pa, &b, &pb, 0.1, Parallelism::Sequential)?;
+/// let deep = c[0].unwrap();
+/// assert!((deep.depth - 0.1).abs() < 1e-5 && (deep.normal - Vec3::Y).length() < 1e-5);
+/// assert!((c[1].unwrap().depth + 0.05).abs() < 1e-5); // speculative: a 0.05 gap
+/// assert!(c[2].is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn contact_batch<S: Borrow<Shape> + Sync>(
+    shapes_a: &[S],
+    poses_a: &[Pose],
+    shapes_b: &[S],
+    poses_b: &[Pose],
+    prediction: f32,
+    parallelism: Parallelism,
+) -> Result<Vec<Option<Contact>>, BatchError> {
+    let options = BatchOptions {
+        parallelism,
+        ..BatchOptions::default()
+    };
+    contact_batch_with(shapes_a, poses_a, shapes_b, poses_b, prediction, options)
+}
+
+/// [`contact_batch`] with every option: `options.early_outs = false` runs every
+/// pair through its kernel, `options.closed_forms = false` sphere and capsule
+/// pairs through GJK (and EPA) too.
+pub fn contact_batch_with<S: Borrow<Shape> + Sync>(
+    shapes_a: &[S],
+    poses_a: &[Pose],
+    shapes_b: &[S],
+    poses_b: &[Pose],
+    prediction: f32,
+    options: BatchOptions,
+) -> Result<Vec<Option<Contact>>, BatchError> {
+    // NaN and negative count as 0; an infinite prediction is clamped to the
+    // largest finite one, so that every contact is kept and arithmetic stays
+    // finite.
+    let prediction = if prediction >= 0.0 {
+        prediction.min(f32::MAX)
+    } else {
+        0.0
+    };
+    let query = ContactQuery { prediction };
+    run_query::<ContactQuery, S>(&query, shapes_a, poses_a, shapes_b, poses_b, options)
 }

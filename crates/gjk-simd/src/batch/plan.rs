@@ -44,6 +44,7 @@ impl Plan {
 /// Answers the pairs of `range` that the early outs decide, and buckets the
 /// others by kind pair (and hull pair) for [`run_slice`].
 pub(super) fn plan_block<Q: BatchQuery, S: Borrow<Shape>>(
+    query: &Q,
     inputs: &Inputs<'_, S>,
     range: std::ops::Range<usize>,
     options: BatchOptions,
@@ -58,7 +59,7 @@ pub(super) fn plan_block<Q: BatchQuery, S: Borrow<Shape>>(
     let len = range.len();
     let mut pending = vec![0u32; len];
     let mut keys = vec![0u8; len];
-    let mut early_outs = EarlyOutPass::new(len);
+    let mut early_outs = EarlyOutPass::new(query, len);
     // Whether the bounding tests run on a kind pair, by key.
     let pays: [bool; KINDS * KINDS] = std::array::from_fn(|key| {
         options.early_outs && {

@@ -11,6 +11,7 @@
 use gjk_core::tolerance::{PARALLEL_SEGMENTS_SIN_SQ, TOUCH_TOLERANCE};
 use wide::f32x8;
 
+use super::contact_x8::{ContactX8, LocalContact, finish_contact, from_closest_cores};
 use super::gjk_x8::{CoreClosest, DistanceX8, IntersectionX8, finish_distance};
 use super::minkowski_x8::{pair_frame, shapes_finite};
 use super::status_x8::statuses;
@@ -62,11 +63,11 @@ fn closest_cores<A: SegmentCoreX8, B: SegmentCoreX8>(
     b: &B,
     pose_b: &PoseX8,
     lanes: MaskX8,
-) -> (CoreClosest, MaskX8, f32x8) {
+) -> (CoreClosest, MaskX8, f32x8, SegmentAxes) {
     let zero = f32x8::ZERO;
     let scale = a.bounding_radius() + b.bounding_radius();
     let touch = f32x8::splat(TOUCH_TOLERANCE) * scale;
-    let (core_a, core_b, valid) = if point_cores::<A, B>() {
+    let (core_a, core_b, valid, axes) = if point_cores::<A, B>() {
         let (core_a, core_b) = (pose_a.translation, pose_b.translation);
         // The same inputs as `pair_frame` checks, the offset in world space.
         let valid = lanes
@@ -74,7 +75,12 @@ fn closest_cores<A: SegmentCoreX8, B: SegmentCoreX8>(
             & pose_b.finite()
             & (core_b - core_a).finite()
             & shapes_finite(a, b);
-        (core_a, core_b, valid)
+        let axes = SegmentAxes {
+            u: Vec3X8::splat(glam::Vec3::Y),
+            offset: core_b - core_a,
+            interior: MaskX8::NONE,
+        };
+        (core_a, core_b, valid, axes)
     } else {
         segment_closest_points(a, pose_a, b, pose_b, lanes)
     };
@@ -88,7 +94,17 @@ fn closest_cores<A: SegmentCoreX8, B: SegmentCoreX8>(
         v,
         core_distance,
     };
-    (cores, valid, touch)
+    (cores, valid, touch, axes)
+}
+
+/// The frame the closest points were found in: B's segment direction and B's
+/// origin (A's frame; for two point cores, world space with `u` unused), and the
+/// lanes whose closest points are interior to both segments (not at an end),
+/// where the segments' common perpendicular gives the normal.
+struct SegmentAxes {
+    u: Vec3X8,
+    offset: Vec3X8,
+    interior: MaskX8,
 }
 
 /// The closest points of two segment cores, in A's frame, and the lanes with
@@ -100,7 +116,7 @@ fn segment_closest_points<A: SegmentCoreX8, B: SegmentCoreX8>(
     b: &B,
     pose_b: &PoseX8,
     lanes: MaskX8,
-) -> (Vec3X8, Vec3X8, MaskX8) {
+) -> (Vec3X8, Vec3X8, MaskX8, SegmentAxes) {
     let zero = f32x8::ZERO;
     // B's segment direction is its Y axis in A's frame (a point core skips the
     // rotation: its half length is 0).
@@ -115,9 +131,8 @@ fn segment_closest_points<A: SegmentCoreX8, B: SegmentCoreX8>(
     let denom = u.x * u.x + u.z * u.z;
     // Parallel (or a point core): any s gives a closest pair once t and s are
     // clamped in turn; take the centre.
-    let s_free = denom
-        .gt(f32x8::splat(PARALLEL_SEGMENTS_SIN_SQ))
-        .select((g - k * f) / denom, zero);
+    let skew = denom.gt(f32x8::splat(PARALLEL_SEGMENTS_SIN_SQ));
+    let s_free = skew.select((g - k * f) / denom, zero);
     let s1 = s_free.max(-ha).min(ha);
     // The closest t to A's point s1; if it leaves B's segment, clamp it and take
     // the closest s to that end (Ericson, Real-Time Collision Detection, 5.1.9).
@@ -126,7 +141,13 @@ fn segment_closest_points<A: SegmentCoreX8, B: SegmentCoreX8>(
     let clamped = !t.same(t_raw);
     let s = clamped.select((g + k * t).max(-ha).min(ha), s1);
 
-    (Vec3X8::new(zero, s, zero), u.mul_add(t, c), valid)
+    let interior = skew & s1.same(s_free) & !clamped;
+    let axes = SegmentAxes {
+        u,
+        offset: c,
+        interior,
+    };
+    (Vec3X8::new(zero, s, zero), u.mul_add(t, c), valid, axes)
 }
 
 /// [`crate::distance_x8`] for point and segment cores, in closed form: the same
@@ -138,7 +159,7 @@ pub fn segments_distance_x8<A: SegmentCoreX8, B: SegmentCoreX8>(
     pose_b: &PoseX8,
     lanes: MaskX8,
 ) -> DistanceX8 {
-    let (cores, valid, touch) = closest_cores(a, pose_a, b, pose_b, lanes);
+    let (cores, valid, touch, _) = closest_cores(a, pose_a, b, pose_b, lanes);
     let status = statuses(!valid, MaskX8::NONE, MaskX8::NONE);
     let margins = (a.margin(), b.margin());
     // Two point cores were met in world space already.
@@ -156,13 +177,116 @@ pub fn segments_intersect_x8<A: SegmentCoreX8, B: SegmentCoreX8>(
     pose_b: &PoseX8,
     lanes: MaskX8,
 ) -> IntersectionX8 {
-    let (cores, valid, touch) = closest_cores(a, pose_a, b, pose_b, lanes);
+    let (cores, valid, touch, _) = closest_cores(a, pose_a, b, pose_b, lanes);
     let reach = a.margin() + b.margin() + touch;
     IntersectionX8 {
         intersecting: cores.core_distance.le(reach) & valid,
         iterations: [0; 8],
         status: statuses(!valid, MaskX8::NONE, MaskX8::NONE),
     }
+}
+
+/// [`crate::contact_x8`] for point and segment cores, in closed form: the same
+/// conventions, 0 iterations.
+///
+/// Cores that meet (a point on a segment, crossing segments, coincident points)
+/// overlap with no volume: their penetration is 0, and the contact's depth is the
+/// margins' sum, along a direction the cores have no extent in. As `gjk_core`
+/// does, it is the offset between the shapes' origins (A's Y axis when they
+/// coincide), made perpendicular to a segment core, or the normal of two crossing
+/// segments signed towards that offset.
+pub fn segments_contact_x8<A: SegmentCoreX8, B: SegmentCoreX8>(
+    a: &A,
+    pose_a: &PoseX8,
+    b: &B,
+    pose_b: &PoseX8,
+    prediction: f32x8,
+    lanes: MaskX8,
+) -> ContactX8 {
+    let zero = f32x8::ZERO;
+    let (cores, valid, touch, axes) = closest_cores(a, pose_a, b, pose_b, lanes);
+    let status = statuses(!valid, MaskX8::NONE, MaskX8::NONE);
+    let (ma, mb) = (a.margin(), b.margin());
+    let prediction = prediction.ge(zero).select(prediction, zero);
+    let reach = prediction.fast_max(touch);
+    let apart = valid & cores.core_distance.gt(zero);
+    // Between interior points of two skew segments the closest points' difference
+    // is along the segments' common perpendicular: its direction comes from the
+    // cross product of the directions, well conditioned, where the difference of
+    // nearly touching points carries their rounding magnified by 1 / distance.
+    let cross = Vec3X8::splat(glam::Vec3::Y).cross(axes.u);
+    let perpendicular = cross * (f32x8::ONE / cross.length());
+    let along = axes.offset.dot(perpendicular);
+    let refined = apart & axes.interior;
+    let toward_b = along.lt(zero).select(-perpendicular, perpendicular);
+    let cores = CoreClosest {
+        core_a: cores.core_a,
+        core_b: refined.select(toward_b.mul_add(along.abs(), cores.core_a), cores.core_b),
+        v: refined.select(-toward_b * along.abs(), cores.v),
+        core_distance: refined.select(along.abs(), cores.core_distance),
+    };
+    let (in_apart, depth, normal, point_a, point_b) =
+        from_closest_cores(&cores, apart, reach, (ma, mb));
+    let meeting = valid.and_not(apart);
+    let mut contact = LocalContact {
+        in_contact: in_apart,
+        unresolved: MaskX8::NONE,
+        depth,
+        normal,
+        point_a,
+        point_b,
+        iterations: zero,
+        status,
+    };
+    // A point core's frame is the world's; a segment core's is A's.
+    let frame_a = if point_cores::<A, B>() {
+        None
+    } else {
+        Some(pose_a)
+    };
+    if meeting.any() {
+        // A's Y axis, in the frame the cores were met in.
+        let y_a = frame_a.map_or_else(
+            || pose_a.rotation_matrix().y_axis,
+            |_| Vec3X8::splat(glam::Vec3::Y),
+        );
+        let preferred = axes
+            .offset
+            .length_squared()
+            .gt(zero)
+            .select(axes.offset, y_a);
+        let preferred = preferred * (f32x8::ONE / preferred.length());
+        let (ha, hb) = (a.half_segment(), b.half_segment());
+        // The direction the cores' difference extends along, if it is a segment.
+        let crossing = ha.gt(zero) & hb.gt(zero);
+        let cross = Vec3X8::splat(glam::Vec3::Y).cross(axes.u);
+        let cross_sq = cross.length_squared();
+        let plane = crossing & cross_sq.gt(f32x8::splat(PARALLEL_SEGMENTS_SIN_SQ));
+        let line = hb
+            .gt(zero)
+            .and_not(ha.gt(zero))
+            .select(axes.u, Vec3X8::splat(glam::Vec3::Y));
+        let is_line = (ha.gt(zero) | hb.gt(zero)).and_not(plane);
+        let across = preferred - line * line.dot(preferred);
+        let across_sq = across.length_squared();
+        // A preferred direction along the segment itself: any perpendicular.
+        let fallback = line.cross(Vec3X8::splat(glam::Vec3::X));
+        let fallback = fallback
+            .length_squared()
+            .gt(f32x8::splat(0.5))
+            .select(fallback, line.cross(Vec3X8::splat(glam::Vec3::Z)));
+        let across = across_sq.gt(zero).select(across, fallback);
+        let n_plane = preferred.dot(cross).lt(zero).select(-cross, cross);
+        let n = plane.select(n_plane, is_line.select(across, preferred));
+        let n = n * (f32x8::ONE / n.length());
+        let point = cores.core_a;
+        contact.in_contact |= meeting;
+        contact.depth = meeting.select(ma + mb, contact.depth);
+        contact.normal = meeting.select(n, contact.normal);
+        contact.point_a = meeting.select(n.mul_add(ma, point), contact.point_a);
+        contact.point_b = meeting.select((-n).mul_add(mb, point), contact.point_b);
+    }
+    finish_contact(&contact, frame_a, valid)
 }
 
 #[cfg(test)]

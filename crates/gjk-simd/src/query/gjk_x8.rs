@@ -86,6 +86,9 @@ struct Outcome {
     simplex: SimplexX8,
     /// Fourth vertex and its weight, for lanes whose tetrahedron enclosed the origin.
     enclosing: (Vec3X8, Vec3X8, f32x8),
+    /// Lanes whose last tetrahedron (the simplex and the enclosing point)
+    /// encloses the origin.
+    enclosed: MaskX8,
     v: Vec3X8,
     cores_overlap: MaskX8,
     shapes_intersect: MaskX8,
@@ -122,6 +125,7 @@ where
 
     let mut terminated = !valid;
     let mut cores_overlap = MaskX8::NONE;
+    let mut enclosed_lanes = MaskX8::NONE;
     let mut intersected = MaskX8::NONE;
     let mut degenerate = MaskX8::NONE;
     let mut capped = MaskX8::NONE;
@@ -200,6 +204,7 @@ where
         };
         let enclosed = active & enclosed;
         cores_overlap |= enclosed;
+        enclosed_lanes |= enclosed;
         intersected |= enclosed;
         if let Some(solved) = &weighted {
             for k in 0..3 {
@@ -231,6 +236,7 @@ where
     Outcome {
         simplex,
         enclosing,
+        enclosed: enclosed_lanes,
         v,
         cores_overlap,
         shapes_intersect: intersected,
@@ -282,13 +288,58 @@ pub fn distance_x8<A: SupportMapX8, B: SupportMapX8>(
     pose_b: &PoseX8,
     lanes: MaskX8,
 ) -> DistanceX8 {
-    let zero = f32x8::ZERO;
     let (m, valid) = MinkowskiX8::new(a, pose_a, b, pose_b, lanes);
     let (ma, mb) = (a.margin(), b.margin());
     let scale = a.bounding_radius() + b.bounding_radius();
     let touch = f32x8::splat(TOUCH_TOLERANCE) * scale;
-    let out = run::<A, B, false, true>(&m, valid, touch, zero);
+    let gjk = closest_cores(&m, valid, touch);
+    finish_distance(
+        &gjk.cores,
+        (ma, mb),
+        touch,
+        Some(pose_a),
+        valid,
+        gjk.iterations,
+        gjk.status,
+    )
+}
 
+/// The tetrahedron of support points that GJK found enclosing the origin, per
+/// lane of `lanes`: where EPA starts.
+pub(crate) struct Enclosure {
+    /// The four vertices of `core(A) - core(B)`.
+    pub w: [Vec3X8; 4],
+    /// The core points of A that produced them (B's are `a - w`).
+    pub a: [Vec3X8; 4],
+    /// Lanes whose tetrahedron encloses the origin.
+    pub lanes: MaskX8,
+}
+
+/// What GJK found of two cores: their closest points, which lanes overlap, and how
+/// each lane's loop ended.
+pub(crate) struct CoresGjk {
+    /// The closest points (`core_distance` 0 where the cores overlap).
+    pub cores: CoreClosest,
+    /// Lanes whose cores overlap or touch (within the touch tolerance).
+    pub cores_overlap: MaskX8,
+    /// Support evaluations per lane.
+    pub iterations: f32x8,
+    /// How each lane's loop ended.
+    pub status: [Status; 8],
+    /// The enclosing tetrahedra of the overlapping lanes that have one.
+    pub enclosure: Enclosure,
+}
+
+/// GJK distance on the cores of `m`, for the lanes of `valid`: the closest points
+/// in A's frame (for overlapping cores, a point inside both).
+#[inline(always)]
+pub(crate) fn closest_cores<A: SupportMapX8, B: SupportMapX8>(
+    m: &MinkowskiX8<'_, A, B>,
+    valid: MaskX8,
+    touch: f32x8,
+) -> CoresGjk {
+    let zero = f32x8::ZERO;
+    let out = run::<A, B, false, true>(m, valid, touch, zero);
     let (mut core_a, mut core_b) = out.simplex.witnesses();
     let (ea, eb, ew) = out.enclosing;
     core_a = ea.mul_add(ew, core_a);
@@ -313,16 +364,20 @@ pub fn distance_x8<A: SupportMapX8, B: SupportMapX8>(
         v: out.v,
         core_distance,
     };
-    let margins = (ma, mb);
-    finish_distance(
-        &cores,
-        margins,
-        touch,
-        Some(pose_a),
-        valid,
-        out.iterations,
-        out.status,
-    )
+    let (a3, b3, _) = out.enclosing;
+    let s = &out.simplex;
+    let enclosure = Enclosure {
+        w: [s.w[0], s.w[1], s.w[2], a3 - b3],
+        a: [s.a[0], s.a[1], s.a[2], a3],
+        lanes: out.enclosed,
+    };
+    CoresGjk {
+        enclosure,
+        cores,
+        cores_overlap: out.cores_overlap,
+        iterations: out.iterations,
+        status: out.status,
+    }
 }
 
 /// The closest points of two cores, in A's frame (or in world space, see

@@ -42,6 +42,23 @@ impl<'s, A: SupportMapX8, B: SupportMapX8> MinkowskiX8<'s, A, B> {
         self.offset
     }
 
+    /// The rotation from B's frame to A's.
+    #[inline(always)]
+    pub(crate) fn b_to_a(&self) -> Mat3X8 {
+        self.b_to_a
+    }
+
+    /// The same pairs with B moved by `by` (in A's frame).
+    #[inline(always)]
+    pub(crate) fn shifted(&self, by: Vec3X8) -> Self {
+        MinkowskiX8 {
+            a: self.a,
+            b: self.b,
+            b_to_a: self.b_to_a,
+            offset: self.offset + by,
+        }
+    }
+
     /// The support point `w = a - b` of the difference along `dir`, with the core
     /// point `a` of A (A's frame) that produced it (B's is `a - w`).
     #[inline(always)]

@@ -5,6 +5,8 @@
 
 pub mod bounds_x8;
 pub mod closed_forms_x8;
+pub mod contact_x8;
+mod epa_x8;
 pub mod gjk_x8;
 mod minkowski_x8;
 pub mod separating_axes_x8;

@@ -20,11 +20,11 @@
 //! buckets of the boolean query before GJK: it costs about 200 lane operations per
 //! eight pairs, against several hundred per pair for GJK.
 
-use gjk_core::tolerance::{BOX_AXES_SLACK_ULPS, TOUCH_TOLERANCE};
+use gjk_core::tolerance::{BOX_AXES_SLACK_ULPS, BOX_EDGE_AXIS_SIN_SQ_X8, TOUCH_TOLERANCE};
 use wide::f32x8;
 
 use super::minkowski_x8::pair_frame;
-use crate::math::{CmpX8, MaskX8, PoseX8};
+use crate::math::{CmpX8, MaskX8, Mat3X8, PoseX8, Vec3X8};
 use crate::shapes::{CuboidX8, RoundedX8};
 use crate::support_x8::SupportMapX8;
 
@@ -105,6 +105,71 @@ pub fn cuboids_sat_x8(
         apart: apart & finite,
         overlapping: overlapping & finite & !apart,
     }
+}
+
+/// The penetration of eight pairs of box cores, exactly: over the fifteen axes, the
+/// smallest overlap (normalized) and its axis signed from A towards B, in A's
+/// frame. `ha`, `hb`: the cores' half extents; `b_to_a`, `offset`: B's rotation
+/// and origin in A's frame.
+///
+/// For convex polytopes the penetration depth is the smallest overlap over the
+/// face normals of `A - B`, which are among the fifteen axes; any other axis can
+/// only overlap more. So the minimum is the depth exactly, up to rounding, where
+/// the boxes overlap; where they do not, it is negative and bounds their distance
+/// from below. Edge axes of nearly parallel edges are left out
+/// ([`BOX_EDGE_AXIS_SIN_SQ_X8`]): their rounding is amplified by the
+/// normalization, and as the edges become parallel their face of `A - B` shrinks
+/// into the neighbouring faces, whose axes are tested. Ties keep the first axis in
+/// the order A's faces, B's faces, edges.
+#[inline(always)]
+pub(crate) fn box_cores_penetration_x8(
+    ha: Vec3X8,
+    hb: Vec3X8,
+    b_to_a: &Mat3X8,
+    offset: Vec3X8,
+) -> (f32x8, Vec3X8) {
+    let zero = f32x8::ZERO;
+    let t = offset;
+    let cols = [b_to_a.x_axis, b_to_a.y_axis, b_to_a.z_axis];
+    // The support radius of a box along `l`: its half extents on |l| along its axes.
+    let radius_a = |l: Vec3X8| l.abs().dot(ha);
+    let radius_b = |l: Vec3X8| {
+        let along = Vec3X8::new(cols[0].dot(l), cols[1].dot(l), cols[2].dot(l));
+        along.abs().dot(hb)
+    };
+    let mut best = f32x8::splat(f32::INFINITY);
+    let mut normal = Vec3X8::ZERO;
+    // Overlap along the unit (or `len`-long) axis `l`, signed towards B: the
+    // cores' support radii minus the centres' separation along it.
+    let mut axis = |l: Vec3X8, len: f32x8, usable: MaskX8| {
+        let tl = t.dot(l);
+        let overlap = (radius_a(l) + radius_b(l) - tl.abs()) / len;
+        let better = usable & overlap.lt(best);
+        best = better.select(overlap, best);
+        // A zero offset along the axis picks +l, deterministically.
+        let signed = tl.lt(zero).select(-l, l) * (f32x8::ONE / len);
+        normal = better.select(signed, normal);
+    };
+    let one = f32x8::ONE;
+    for e in [
+        Vec3X8::splat(glam::Vec3::X),
+        Vec3X8::splat(glam::Vec3::Y),
+        Vec3X8::splat(glam::Vec3::Z),
+    ] {
+        axis(e, one, MaskX8::ALL);
+    }
+    for c in cols {
+        axis(c, one, MaskX8::ALL);
+    }
+    let sin_sq_floor = f32x8::splat(BOX_EDGE_AXIS_SIN_SQ_X8);
+    for e in [glam::Vec3::X, glam::Vec3::Y, glam::Vec3::Z] {
+        for c in cols {
+            let l = Vec3X8::splat(e).cross(c);
+            let len_sq = l.length_squared();
+            axis(l, len_sq.sqrt(), len_sq.gt(sin_sq_floor));
+        }
+    }
+    (best, normal)
 }
 
 #[cfg(test)]

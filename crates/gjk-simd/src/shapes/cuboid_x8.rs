@@ -42,6 +42,10 @@ impl SupportMapX8 for CuboidX8 {
     fn finite(&self) -> MaskX8 {
         self.half_extents.finite()
     }
+    #[inline(always)]
+    fn box_core(&self) -> Option<Vec3X8> {
+        Some(self.half_extents)
+    }
 }
 
 impl LaneShape for CuboidX8 {

@@ -35,4 +35,8 @@ impl<S: SupportMapX8> SupportMapX8 for RoundedX8<S> {
     fn finite(&self) -> MaskX8 {
         self.inner.finite() & self.radius.finite()
     }
+    #[inline(always)]
+    fn box_core(&self) -> Option<Vec3X8> {
+        self.inner.box_core()
+    }
 }

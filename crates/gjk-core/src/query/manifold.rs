@@ -1,0 +1,314 @@
+//! Contact manifolds: up to four contact points between two shapes, each with its
+//! depth and the ids of the features it lies on, what a rigid-body solver needs to
+//! hold a box on a box, and to warm-start it from the previous step.
+//!
+//! The normal and the depth come from [`contact`] (GJK and EPA); the points come
+//! from the shapes' support features along that normal
+//! ([`SupportMap::support_feature`]):
+//!
+//! - two polygons (box, hull and cylinder faces): the one whose normal is closer
+//!   to the contact normal is the *reference* face (A's unless B's is closer by
+//!   [`MANIFOLD_REFERENCE_BIAS`]), the other is clipped to its side planes and
+//!   carried onto its plane along the normal;
+//! - a segment (capsule core, cylinder or cone side) and a polygon: the segment
+//!   clipped to the polygon's side planes, up to two points;
+//! - two segments: the two ends of their overlap when they are parallel, else
+//!   the one point where they cross;
+//! - a point (a sphere's core): the single contact point.
+//!
+//! Points farther apart than the prediction distance are dropped; when a disc's
+//! polygon left the deepest point short of the contact's (a chord inside the
+//! rim), the contact's point joins them; the rest are reduced to four ([`reduce`](super::reduce)): the deepest, then the largest area.
+//! When nothing is left (an oblique face, two crossing edges), the manifold is the
+//! contact's single point. Margins (rounded shapes, capsules, spheres) are added
+//! along the normal, as the contact does.
+//!
+//! Each point's id ([`ContactId`]) names a feature of A and one of B: an incident
+//! vertex and the reference face it lies on, an incident edge and the reference
+//! edge that cut it, and so on. Ids name features of each shape alone, so they do
+//! not change while the same features touch, and change when the contact moves to
+//! other features, which is what a solver matches impulses by.
+
+use glam::Vec3;
+
+use super::clip::{ClipBuffers, CorePoint, Side, clip_polygon, clip_segment, overlap_segments};
+use super::contact::{Contact, contact};
+use super::reduce::reduce;
+use super::status::Status;
+use crate::feature::{Feature, FeatureId};
+use crate::math::Pose;
+use crate::support::SupportMap;
+use crate::tolerance::{
+    MANIFOLD_MIN_FACE_ALIGNMENT, MANIFOLD_PARALLEL_SEGMENTS_SIN, MANIFOLD_REFERENCE_BIAS,
+    MANIFOLD_RELATIVE_TOLERANCE,
+};
+
+/// The pair of features a manifold point lies on, one of each shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct ContactId {
+    /// The feature of A.
+    pub a: FeatureId,
+    /// The feature of B.
+    pub b: FeatureId,
+}
+
+impl ContactId {
+    /// Both ids in one integer, for matching points from step to step.
+    #[inline]
+    pub fn key(self) -> u64 {
+        (u64::from(self.a.to_bits()) << 32) | u64::from(self.b.to_bits())
+    }
+}
+
+/// One point of a [`Manifold`], in world space.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ManifoldPoint {
+    /// The point on A's surface.
+    pub point_a: Vec3,
+    /// The point on B's surface; `point_a - point_b = depth * normal`.
+    pub point_b: Vec3,
+    /// Penetration along the manifold's normal: positive when the shapes overlap
+    /// there, negative for a gap within the prediction distance.
+    pub depth: f32,
+    /// The features the point lies on.
+    pub id: ContactId,
+}
+
+/// Up to four contact points sharing one normal.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Manifold {
+    /// Unit vector from A towards B (the contact's normal), world space.
+    pub normal: Vec3,
+    points: [ManifoldPoint; 4],
+    len: u8,
+    /// Support evaluations of the contact query (GJK and EPA).
+    pub iterations: u32,
+    /// How the contact query ended.
+    pub status: Status,
+}
+
+impl Manifold {
+    /// The points, the deepest first (the first of those within the manifold
+    /// tolerance of the deepest, by feature ids, so that the order holds from step
+    /// to step).
+    #[inline]
+    pub fn points(&self) -> &[ManifoldPoint] {
+        &self.points[..self.len as usize]
+    }
+
+    /// Number of points (1 to 4).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the manifold has no point (never, for a manifold from this module).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The largest depth among the points.
+    pub fn max_depth(&self) -> f32 {
+        self.points()
+            .iter()
+            .map(|p| p.depth)
+            .fold(f32::NEG_INFINITY, f32::max)
+    }
+}
+
+/// Reusable buffers of [`manifold_from_contact`], so that a caller computing many
+/// manifolds does not allocate for each.
+#[derive(Debug, Default, Clone)]
+pub struct ManifoldScratch {
+    feature_a: Feature,
+    feature_b: Feature,
+    clip: ClipBuffers,
+    points: Vec<CorePoint>,
+}
+
+/// The contact manifold of `a` at `pose_a` and `b` at `pose_b`, or `None` when
+/// they are farther apart than `prediction` (a NaN or negative prediction counts
+/// as 0). Points whose gap exceeds `prediction` are left out, so a manifold with a
+/// prediction distance holds the speculative points a solver uses to stop shapes
+/// before they meet.
+///
+/// ```
+/// use gjk_core::{Cuboid, Pose, contact_manifold};
+/// use gjk_core::glam::Vec3;
+///
+/// // A unit cube resting 0.01 deep in the top of a wider slab: its four bottom
+/// // corners, each 0.01 deep, with the slab's top face below them.
+/// let slab = Cuboid::new(Vec3::new(4.0, 0.5, 4.0))?;
+/// let cube = Cuboid::new(Vec3::splat(0.5))?;
+/// let on_top = Pose::from_translation(Vec3::new(0.3, 0.99, -0.2))?;
+/// let m = contact_manifold(&slab, &Pose::IDENTITY, &cube, &on_top, 0.0).unwrap();
+/// assert_eq!(m.len(), 4);
+/// assert!((m.normal - Vec3::Y).length() < 1e-5);
+/// for p in m.points() {
+///     assert!((p.depth - 0.01).abs() < 1e-5);
+///     assert!((p.point_b.y - 0.49).abs() < 1e-5);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn contact_manifold<A, B>(
+    a: &A,
+    pose_a: &Pose,
+    b: &B,
+    pose_b: &Pose,
+    prediction: f32,
+) -> Option<Manifold>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let c = contact(a, pose_a, b, pose_b, prediction)?;
+    let mut scratch = ManifoldScratch::default();
+    Some(manifold_from_contact(
+        a,
+        pose_a,
+        b,
+        pose_b,
+        &c,
+        prediction,
+        &mut scratch,
+    ))
+}
+
+/// The manifold of a pair whose contact (normal, depth and deepest points, with
+/// [`contact`]'s conventions) is already known, for callers that compute contacts
+/// another way (many at once). `prediction` as in [`contact_manifold`].
+pub fn manifold_from_contact<A, B>(
+    a: &A,
+    pose_a: &Pose,
+    b: &B,
+    pose_b: &Pose,
+    c: &Contact,
+    prediction: f32,
+    scratch: &mut ManifoldScratch,
+) -> Manifold
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let prediction = prediction.max(0.0);
+    let rel = pose_a.relative(pose_b);
+    let b_to_a = rel.rotation_matrix();
+    let n = pose_a.inverse_transform_vector(c.normal);
+    let (ma, mb) = (a.margin(), b.margin());
+    let tol = MANIFOLD_RELATIVE_TOLERANCE * (a.bounding_radius() + b.bounding_radius());
+
+    let ManifoldScratch {
+        feature_a: fa,
+        feature_b: fb,
+        clip,
+        points,
+    } = scratch;
+    a.support_feature(n, fa);
+    b.support_feature(b_to_a.transpose() * -n, fb);
+    fb.transform(&b_to_a, rel.translation());
+    points.clear();
+    clip_features(fa, fb, n, tol, clip, points);
+    // Points within the prediction distance (and the tolerance, so that a resting
+    // point does not flicker with rounding) stay.
+    let reach = -prediction - tol - ma - mb;
+    points.retain(|p| (p.a - p.b).dot(n) >= reach);
+    // Discs enter as inscribed polygons, whose chords fall short of the rim: when
+    // the deepest point lies on such a chord, the contact's own point (on the rim)
+    // is deeper, and joins the candidates.
+    let core_depth = c.depth - ma - mb;
+    let deepest = points
+        .iter()
+        .map(|p| (p.a - p.b).dot(n))
+        .fold(f32::NEG_INFINITY, f32::max);
+    let (contact_a, contact_b) = contact_points(c, pose_a, n, (ma, mb));
+    if !points.is_empty() && deepest < core_depth - tol {
+        points.push(CorePoint {
+            a: contact_a,
+            b: contact_b,
+            id_a: fa.id(),
+            id_b: fb.id(),
+        });
+    }
+    reduce(points, n, tol);
+
+    let mut m = Manifold {
+        normal: c.normal,
+        points: [ManifoldPoint::default(); 4],
+        len: 0,
+        iterations: c.iterations,
+        status: c.status,
+    };
+    if points.is_empty() {
+        points.push(CorePoint {
+            a: contact_a,
+            b: contact_b,
+            id_a: fa.id(),
+            id_b: fb.id(),
+        });
+    }
+    for (slot, p) in m.points.iter_mut().zip(points.iter()) {
+        *slot = ManifoldPoint {
+            point_a: pose_a.transform_point(p.a + n * ma),
+            point_b: pose_a.transform_point(p.b - n * mb),
+            depth: (p.a - p.b).dot(n) + ma + mb,
+            id: ContactId {
+                a: p.id_a,
+                b: p.id_b,
+            },
+        };
+    }
+    m.len = points.len().min(4) as u8;
+    m
+}
+
+/// The contact's points as core points in A's frame (the margins taken off along
+/// the normal), as the contact gives them: on the surfaces, and apart along the
+/// normal to the accuracy of EPA's witnesses.
+fn contact_points(c: &Contact, pose_a: &Pose, n: Vec3, (ma, mb): (f32, f32)) -> (Vec3, Vec3) {
+    (
+        pose_a.inverse_transform_point(c.point_a) - n * ma,
+        pose_a.inverse_transform_point(c.point_b) + n * mb,
+    )
+}
+
+/// The candidate points of two features (A's frame) along the normal `n`, by the
+/// kinds of the features (see the module documentation); none when the features
+/// leave the single contact point as the manifold.
+fn clip_features(
+    fa: &Feature,
+    fb: &Feature,
+    n: Vec3,
+    tol: f32,
+    clip: &mut ClipBuffers,
+    out: &mut Vec<CorePoint>,
+) {
+    let aligned = |f: &Feature, towards: Vec3| {
+        let c = f.normal().dot(towards);
+        (c >= MANIFOLD_MIN_FACE_ALIGNMENT).then_some(c)
+    };
+    match (fa.vertices().len(), fb.vertices().len()) {
+        (0 | 1, _) | (_, 0 | 1) => {}
+        (2, 2) => {
+            overlap_segments(fa, fb, n, MANIFOLD_PARALLEL_SEGMENTS_SIN, tol, out);
+        }
+        (2, _) => {
+            if aligned(fb, -n).is_some() {
+                clip_segment(fa, fb, n, Side::B, tol, out);
+            }
+        }
+        (_, 2) => {
+            if aligned(fa, n).is_some() {
+                clip_segment(fb, fa, n, Side::A, tol, out);
+            }
+        }
+        _ => match (aligned(fa, n), aligned(fb, -n)) {
+            (Some(ca), Some(cb)) if cb > ca + MANIFOLD_REFERENCE_BIAS => {
+                clip_polygon(fa, fb, n, Side::B, tol, clip, out)
+            }
+            (Some(_), _) => clip_polygon(fb, fa, n, Side::A, tol, clip, out),
+            (None, Some(_)) => clip_polygon(fa, fb, n, Side::B, tol, clip, out),
+            (None, None) => {}
+        },
+    }
+}
