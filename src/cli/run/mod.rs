@@ -104,10 +104,10 @@ struct StepJson<'a> {
 
 #[derive(Serialize)]
 struct Summary {
-    pairs_tested: usize,
+    candidate_pairs: usize,
     touching: usize,
     mean_ms: Named<f64>,
-    /// Narrowphase time per candidate pair; `null` when no pair was tested.
+    /// Narrowphase time per candidate pair; `null` when there was none.
     narrowphase_ns_per_pair: Option<f64>,
     scene_build_s: f64,
     wall_s: f64,
@@ -302,7 +302,7 @@ fn step_line(step: usize, record: &StepRecord) -> String {
 
 fn summarize(records: &[StepRecord], build: Duration, wall: Duration) -> Summary {
     let total = |name: &str| records.iter().filter_map(|r| r.counts.get(name)).sum();
-    let pairs_tested: usize = total("candidate_pairs");
+    let candidate_pairs: usize = total("candidate_pairs");
     let steps = records.len().max(1) as f64;
     let mut mean_ms = Named::default();
     if let Some(first) = records.first() {
@@ -316,11 +316,11 @@ fn summarize(records: &[StepRecord], build: Duration, wall: Duration) -> Summary
         .filter_map(|r| r.times.get("narrowphase"))
         .sum();
     Summary {
-        pairs_tested,
+        candidate_pairs,
         touching: total("touching"),
         mean_ms,
-        narrowphase_ns_per_pair: (pairs_tested > 0)
-            .then(|| narrowphase.as_secs_f64() * 1e9 / pairs_tested as f64),
+        narrowphase_ns_per_pair: (candidate_pairs > 0)
+            .then(|| narrowphase.as_secs_f64() * 1e9 / candidate_pairs as f64),
         scene_build_s: build.as_secs_f64(),
         wall_s: wall.as_secs_f64(),
     }
@@ -328,8 +328,8 @@ fn summarize(records: &[StepRecord], build: Duration, wall: Duration) -> Summary
 
 fn summary_line(s: &Summary, steps: usize) -> String {
     let per_pair = match s.narrowphase_ns_per_pair {
-        Some(ns) => format!("{ns:.1} ns per pair"),
-        None => "no pairs tested".to_string(),
+        Some(ns) => format!("{ns:.1} ns per candidate pair"),
+        None => "no candidate pairs".to_string(),
     };
     let means: Vec<String> = s
         .mean_ms
@@ -343,8 +343,8 @@ fn summary_line(s: &Summary, steps: usize) -> String {
         format!("per step: {} ({per_pair})", means.join(", "))
     };
     format!(
-        "totals: {} pairs tested, {} touching; {per_step}; wall {:.2} s",
-        s.pairs_tested, s.touching, s.wall_s
+        "totals: {} candidate pairs, {} touching; {per_step}; wall {:.2} s",
+        s.candidate_pairs, s.touching, s.wall_s
     )
 }
 
