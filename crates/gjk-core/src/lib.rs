@@ -43,7 +43,11 @@
 
 pub mod error;
 pub mod feature;
+#[cfg(feature = "serde")]
+pub mod impl_serde;
 pub mod math;
+#[cfg(feature = "parry")]
+pub mod parry;
 pub mod query;
 pub mod shapes;
 pub mod support;

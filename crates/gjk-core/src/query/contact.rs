@@ -11,6 +11,7 @@ use crate::support::SupportMap;
 use crate::tolerance::TOUCH_TOLERANCE;
 
 /// A contact between two shapes, in world space.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Contact {
     /// Penetration depth: positive when the shapes overlap, negative (a gap) when
@@ -36,6 +37,27 @@ pub struct Contact {
 /// Separated or margin-only overlaps come straight from GJK on the cores; when the
 /// cores themselves overlap, EPA measures their penetration and the margins are
 /// added (exact: the dilation adds the same radius in every direction).
+///
+/// ```
+/// use gjk_core::{Cuboid, Pose, contact};
+/// use gjk_core::glam::Vec3;
+///
+/// // Two unit boxes (half extents 1), B 1.75 above A: 0.25 deep along +y.
+/// let cube = Cuboid::new(Vec3::ONE)?;
+/// let above = Pose::from_translation(Vec3::new(0.0, 1.75, 0.0)).unwrap();
+/// let c = contact(&cube, &Pose::IDENTITY, &cube, &above, 0.0).expect("they overlap");
+/// assert!((c.depth - 0.25).abs() < 1e-5);
+/// assert!((c.normal - Vec3::Y).length() < 1e-5);
+/// // Moving B by depth along the normal leaves them touching.
+/// assert!((c.point_a - c.point_b - c.depth * c.normal).length() < 1e-5);
+///
+/// // 0.5 apart: no contact at prediction 0, a negative depth within 1.
+/// let apart = Pose::from_translation(Vec3::new(0.0, 2.5, 0.0)).unwrap();
+/// assert!(contact(&cube, &Pose::IDENTITY, &cube, &apart, 0.0).is_none());
+/// let near = contact(&cube, &Pose::IDENTITY, &cube, &apart, 1.0).unwrap();
+/// assert!((near.depth + 0.5).abs() < 1e-5);
+/// # Ok::<(), gjk_core::ShapeError>(())
+/// ```
 pub fn contact<A, B>(a: &A, pose_a: &Pose, b: &B, pose_b: &Pose, prediction: f32) -> Option<Contact>
 where
     A: SupportMap + ?Sized,

@@ -10,6 +10,7 @@ use crate::support::SupportMap;
 use crate::tolerance::{GJK_GAP_FLOOR, GJK_MAX_ITERATIONS, GJK_RELATIVE_GAP, TOUCH_TOLERANCE};
 
 /// What [`intersection`] found.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Intersection {
     /// Whether the shapes overlap or touch (see [`TOUCH_TOLERANCE`]).
@@ -25,6 +26,7 @@ pub struct Intersection {
 /// The fields are laid out in this order (`repr(C)`): twelve 32-bit words, the
 /// status in the first byte of the last, so that batch drivers can write a whole
 /// answer with two vector stores.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[repr(C)]
 pub struct Distance {
@@ -219,6 +221,23 @@ where
 ///
 /// GJK runs on the cores in A's frame; the margins are subtracted afterwards and
 /// the witness points pushed out along the normal by each shape's margin.
+///
+/// ```
+/// use gjk_core::{Capsule, Pose, Sphere, distance};
+/// use gjk_core::glam::Vec3;
+///
+/// // A capsule standing on the origin (its segment from y = -1 to 1, radius 0.5)
+/// // and a ball of radius 0.25 two units to its side.
+/// let capsule = Capsule::new(1.0, 0.5)?;
+/// let ball = Sphere::new(0.25)?;
+/// let beside = Pose::from_translation(Vec3::new(2.0, 0.5, 0.0)).unwrap();
+/// let d = distance(&capsule, &Pose::IDENTITY, &ball, &beside);
+/// assert!((d.distance - 1.25).abs() < 1e-5);
+/// assert!((d.normal - Vec3::X).length() < 1e-5);
+/// assert!((d.point_a - Vec3::new(0.5, 0.5, 0.0)).length() < 1e-5);
+/// assert_eq!(d.status, gjk_core::Status::Converged);
+/// # Ok::<(), gjk_core::ShapeError>(())
+/// ```
 pub fn distance<A, B>(a: &A, pose_a: &Pose, b: &B, pose_b: &Pose) -> Distance
 where
     A: SupportMap + ?Sized,

@@ -5,6 +5,11 @@
 ///
 /// One byte, its variants numbered 0 to 3 in this order (`repr(u8)`), so that
 /// batch drivers can write a whole [`crate::Distance`] as machine words.
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Status {

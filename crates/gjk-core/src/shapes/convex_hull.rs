@@ -55,6 +55,23 @@ impl ConvexHull {
     /// coincident, collinear or coplanar within a tolerance relative to their
     /// extent). Interior points and points within that tolerance of a face are
     /// dropped, so the vertices are a subset of the input.
+    ///
+    /// ```
+    /// use gjk_core::{ConvexHull, SupportMap};
+    /// use gjk_core::glam::Vec3;
+    ///
+    /// // A cube's eight corners and its centre: the centre is not a vertex.
+    /// let mut points: Vec<Vec3> = (0..8)
+    ///     .map(|i| Vec3::new((i & 1) as f32, ((i >> 1) & 1) as f32, (i >> 2) as f32) * 2.0 - 1.0)
+    ///     .collect();
+    /// points.push(Vec3::ZERO);
+    /// let hull = ConvexHull::from_points(&points)?;
+    /// assert_eq!(hull.vertices().len(), 8);
+    /// assert!((hull.bounding_radius() - 3f32.sqrt()).abs() < 1e-6);
+    /// // Too few points is an error, not a panic.
+    /// assert!(ConvexHull::from_points(&points[..3]).is_err());
+    /// # Ok::<(), gjk_core::ShapeError>(())
+    /// ```
     pub fn from_points(points: &[Vec3]) -> Result<Self, ShapeError> {
         let mesh = quickhull(points)?;
         let n = mesh.vertices.len();

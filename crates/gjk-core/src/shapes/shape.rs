@@ -31,6 +31,11 @@ pub enum Shape {
 }
 
 /// The kind of a [`Shape`], without its data (the batch driver buckets by it).
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ShapeKind {
     /// [`Shape::Sphere`].

@@ -146,6 +146,27 @@ fn run_query<Q: BatchQuery, S: Borrow<Shape> + Sync>(
 ///
 /// Empty input gives empty output; slices of different lengths give
 /// [`BatchError::LengthMismatch`]. `S` is `Shape` or any reference to one.
+///
+/// ```
+/// use gjk_core::{Cuboid, Pose, Shape, Sphere};
+/// use gjk_core::glam::Vec3;
+/// use gjk_simd::{Parallelism, intersects_batch};
+///
+/// // A ball rolling past a box: 20 poses, 0.25 apart along x.
+/// let ball: Shape = Sphere::new(0.5)?.into();
+/// let cube: Shape = Cuboid::new(Vec3::ONE)?.into();
+/// let poses_b: Vec<Pose> = (0..20)
+///     .map(|i| Pose::from_translation(Vec3::new(i as f32 * 0.25, 0.0, 0.0)).unwrap())
+///     .collect();
+/// let hits = intersects_batch(&vec![&cube; 20], &vec![Pose::IDENTITY; 20], &vec![&ball; 20], &poses_b, Parallelism::Sequential)?;
+/// // The ball reaches the face at x = 1 while its centre is within 1.5.
+/// let touching: Vec<bool> = hits.iter().map(|h| h.intersecting).collect();
+/// assert_eq!(touching.iter().filter(|&&t| t).count(), 7);
+/// assert!(touching[6] && !touching[7]);
+/// // Slices of different lengths are an error, not a panic.
+/// assert!(intersects_batch(&[&cube], &[], &[&ball], &[], Parallelism::Sequential).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn intersects_batch<S: Borrow<Shape> + Sync>(
     shapes_a: &[S],
     poses_a: &[Pose],
@@ -193,6 +214,26 @@ pub fn intersects_batch_with<S: Borrow<Shape> + Sync>(
 /// [`BatchError::LengthMismatch`]. A pair whose relative pose overflows f32 (the
 /// validated inputs rule out anything else non-finite) reports
 /// `Status::InvalidInput` with a NaN distance.
+///
+/// ```
+/// use gjk_core::{Capsule, Pose, Shape};
+/// use gjk_core::glam::Vec3;
+/// use gjk_simd::{Parallelism, distance_batch};
+///
+/// // 100 capsule pairs, B ever farther along z; each answer is what gjk-core gives.
+/// let capsule: Shape = Capsule::new(1.0, 0.25)?.into();
+/// let n = 100;
+/// let poses_b: Vec<Pose> = (0..n)
+///     .map(|i| Pose::from_translation(Vec3::new(0.0, 0.0, 0.1 * i as f32)).unwrap())
+///     .collect();
+/// let shapes = vec![&capsule; n];
+/// let d = distance_batch(&shapes, &vec![Pose::IDENTITY; n], &shapes, &poses_b, Parallelism::default())?;
+/// for (i, di) in d.iter().enumerate() {
+///     let expected = (0.1 * i as f32 - 0.5).max(0.0);
+///     assert!((di.distance - expected).abs() < 1e-5, "pair {i}: {di:?}");
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn distance_batch<S: Borrow<Shape> + Sync>(
     shapes_a: &[S],
     poses_a: &[Pose],
