@@ -56,4 +56,4 @@ pub use query::gjk::{Distance, Intersection, distance, intersection, intersects}
 pub use query::minkowski::SupportPoint;
 pub use query::status::Status;
 pub use shapes::{Capsule, Cone, ConvexHull, Cuboid, Cylinder, Rounded, Shape, ShapeKind, Sphere};
-pub use support::SupportMap;
+pub use support::{CoreSymmetry, SupportMap};

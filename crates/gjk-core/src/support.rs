@@ -47,6 +47,16 @@ pub trait SupportMap {
         f32::NEG_INFINITY
     }
 
+    /// The symmetry of the core about the local origin that the queries can use:
+    /// EPA reduces a pair of coaxial solids of revolution to their common axial
+    /// section, where its polygon converges in a few steps instead of refining a
+    /// whole circle of equally deep directions. The default, [`CoreSymmetry::None`],
+    /// is always correct.
+    #[inline]
+    fn core_symmetry(&self) -> CoreSymmetry {
+        CoreSymmetry::None
+    }
+
     /// The point of the whole shape (core plus margin) farthest along `dir`.
     #[inline]
     fn support(&self, dir: Vec3) -> Vec3 {
@@ -66,6 +76,19 @@ pub trait SupportMap {
     fn aabb(&self, pose: &Pose) -> Aabb {
         aabb_from_supports(self, pose)
     }
+}
+
+/// A symmetry of a shape's core ([`SupportMap::core_symmetry`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CoreSymmetry {
+    /// None the queries use.
+    None,
+    /// The core is a solid of revolution about the local Y axis (cylinders,
+    /// cones, capsules).
+    RevolutionY,
+    /// The core is the local origin alone (balls): a solid of revolution about
+    /// every axis through it.
+    Point,
 }
 
 /// Bounds of `shape` at `pose` from six support evaluations, exact for any support

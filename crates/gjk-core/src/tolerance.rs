@@ -34,6 +34,32 @@ pub const TOUCH_TOLERANCE: f32 = 1e-6;
 /// curved cores (cylinders, cones) converges linearly and is cut here.
 pub const EPA_MAX_ITERATIONS: u32 = 128;
 
+/// A face the new EPA support point lies on, within this many f64 ulps of the
+/// coordinates, counts as seen from it and is carved away. The test runs in f64
+/// on the f32 support points, which it holds exactly: points that are coplanar
+/// in f32 (on boxes and hulls the support point often lands exactly in a
+/// neighbouring face's plane, the corner beyond a face-centre vertex) come out
+/// within a few f64 ulps of the plane, where a strict test would keep the face
+/// and join it to the point by a triangle of no area. Any wider, and faces the
+/// point lies genuinely below would be carved, denting the polytope.
+pub const EPA_COPLANAR_ULPS: f64 = 64.0;
+
+/// Two edges of EPA's polygon in the axial plane whose unit normals differ by
+/// less than this (one minus their dot product) and whose distances from the
+/// origin agree to this fraction lie on one line (a support point in the
+/// middle of a flat side, such as a cap's centre): the witness is taken from
+/// the one the origin projects into. Far above the f64 rounding of either, far
+/// below any angle between true sides.
+pub const EPA_COLLINEAR: f64 = 1e-9;
+
+/// When the cores' difference is a segment (coaxial capsules, or any pair of
+/// segment and point cores), EPA's normal is the direction from A to B made
+/// perpendicular to the segment, if that direction stands off the segment by
+/// more than this sine; else any perpendicular. Below it, the perpendicular part
+/// is the rounding of the segment's direction (ulps over its length) and would
+/// point anywhere, even nearly along the segment.
+pub const EPA_FLAT_NORMAL_SIN: f32 = 1e-3;
+
 /// Upper bound on polytope faces in EPA, so memory per query is bounded.
 pub const EPA_MAX_FACES: usize = 1024;
 

@@ -2,20 +2,39 @@
 //!
 //! Starts from whatever simplex GJK stopped with (one to four points), grows it to
 //! a tetrahedron with extra support points, then expands the polytope towards the
-//! boundary of `core(A) - core(B)` one face at a time. Face normals are oriented by
-//! an interior point, never by the origin, so an origin lying on a face (touching
-//! cores, or GJK stopping on the boundary; MuJoCo Warp #1526, parry #246) is an
-//! ordinary zero-distance face that the next expansion pushes outward.
+//! boundary of `core(A) - core(B)` one face at a time. The tetrahedron is oriented
+//! by the sign of its volume and every later face by its construction, never by
+//! the origin, so an origin lying on a face (touching cores, or GJK stopping on
+//! the boundary; MuJoCo Warp #1526, parry #246) is an ordinary zero-distance face
+//! that the next expansion pushes outward.
+//!
+//! The depth `D` is the least support of `A - B` over unit directions: the
+//! nearest face's distance is a lower bound (the polytope lies inside `A - B`),
+//! and the support value along its normal an upper bound (moving B that far
+//! along it separates the cores). EPA stops when they meet within
+//! [`EPA_RELATIVE_GAP`]. Should it stop otherwise (its caps, or a step that
+//! rounding spoils), it answers with the nearest face, whose witness points lie
+//! on the shapes.
+//!
+//! Where the two cores are coaxial solids of revolution (identical cylinders at
+//! one pose, a ball on a cylinder's axis, stacked cones), every direction around
+//! the axis is equally deep and a polytope would have to refine a whole circle
+//! before its bound met the answer. The depth is then found in the plane through
+//! the axis ([`super::epa_axial`]), where the section is a polygon.
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
+use super::epa_axial;
 use super::minkowski::{Minkowski, SupportPoint};
 use super::simplex::Simplex;
 use super::status::Status;
 use crate::support::SupportMap;
-use crate::tolerance::{EPA_MAX_FACES, EPA_MAX_ITERATIONS, EPA_RELATIVE_GAP};
+use crate::tolerance::{
+    EPA_COPLANAR_ULPS, EPA_FLAT_NORMAL_SIN, EPA_MAX_FACES, EPA_MAX_ITERATIONS, EPA_RELATIVE_GAP,
+};
 
 /// Penetration of the cores, in A's frame.
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Penetration {
     /// Depth of the cores' overlap along `normal` (>= 0).
     pub depth: f32,
@@ -34,97 +53,138 @@ struct Face {
     v: [usize; 3],
     /// `adj[k]`: the face across the edge from `v[k]` to `v[(k + 1) % 3]`.
     adj: [usize; 3],
-    normal: Vec3,
-    distance: f32,
+    /// Unit normal and distance from the origin, in f64: computed from the f32
+    /// support points exactly enough that only the points' own rounding moves
+    /// them (an f32 cross product of a small face's edges would add its own).
+    normal: DVec3,
+    distance: f64,
     alive: bool,
 }
 
+/// The polytope: support points and faces (removed ones are recycled through
+/// `free`).
+struct Polytope {
+    verts: Vec<SupportPoint>,
+    faces: Vec<Face>,
+    free: Vec<usize>,
+}
+
 /// Penetration of the cores, given the GJK simplex that found them overlapping.
-/// `touch` is the absolute length below which two points count as one.
+/// `touch` is the absolute length below which two points count as one. `None`
+/// when the polytope grown from the simplex does not hold the origin (GJK
+/// stopped within the touch tolerance of it without enclosing it): EPA cannot
+/// start there, and the caller answers from GJK's closest points.
 pub(crate) fn penetration<A, B>(
     m: &mut Minkowski<A, B>,
     simplex: &Simplex,
     touch: f32,
+) -> Option<Penetration>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    if let Some(section) = m.axial_section()
+        && let Some(pen) = epa_axial::penetration(m, &section, touch)
+    {
+        return Some(pen);
+    }
+    let mut iterations = 0;
+    let mut verts: Vec<SupportPoint> = simplex.active().to_vec();
+    if let Err(flat) = grow_to_tetrahedron(m, &mut verts, touch, &mut iterations) {
+        return Some(flat);
+    }
+    let Some(faces) = tetrahedron_faces(&verts) else {
+        return Some(degenerate(m, &verts, iterations));
+    };
+    if faces.iter().any(|f| f.distance < -tolerance(0.0, touch)) {
+        return None;
+    }
+    let mut poly = Polytope {
+        verts,
+        faces,
+        free: Vec::new(),
+    };
+    Some(expand(m, &mut poly, touch, iterations))
+}
+
+/// The expansion loop on a closed polytope around the origin.
+fn expand<A, B>(
+    m: &mut Minkowski<A, B>,
+    poly: &mut Polytope,
+    touch: f32,
+    iterations: u32,
 ) -> Penetration
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
-    let mut verts: Vec<SupportPoint> = simplex.active().to_vec();
-    let mut iterations = 0;
-    if let Err(flat) = grow_to_tetrahedron(m, &mut verts, touch, &mut iterations) {
-        return flat;
-    }
-
-    let interior = (verts[0].w + verts[1].w + verts[2].w + verts[3].w) * 0.25;
-    let mut faces: Vec<Face> = Vec::with_capacity(64);
-    for tri in [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]] {
-        let Some(mut f) = make_face(&verts, tri) else {
-            return degenerate(m, &verts, iterations);
-        };
-        if f.normal.dot(interior - verts[tri[0]].w) > 0.0 {
-            f = make_face(&verts, [tri[0], tri[2], tri[1]]).expect("same triangle, flipped");
-        }
-        faces.push(f);
-    }
-    link_tetrahedron(&mut faces);
-
-    let mut status = Status::IterationLimit;
-    let mut best = 0;
+    let mut iterations = iterations;
     let mut removed: Vec<usize> = Vec::with_capacity(16);
     let mut horizon: Vec<(usize, usize, usize)> = Vec::with_capacity(16);
     let mut added: Vec<Face> = Vec::with_capacity(16);
+    let mut status = Status::IterationLimit;
     for _ in 0..EPA_MAX_ITERATIONS {
-        best = nearest_face(&faces);
-        let face = faces[best];
-        let p = m.support(face.normal);
+        let best = nearest_face(&poly.faces);
+        let face = poly.faces[best];
+        let p = m.support(face.normal.as_vec3());
         iterations += 1;
-        let gap = p.w.dot(face.normal) - face.distance;
-        if gap <= EPA_RELATIVE_GAP * face.distance.max(0.0) + touch {
-            status = Status::Converged;
+        // The polytope lies inside `A - B`, so no direction is shallower than the
+        // nearest face; along its normal, `A - B` reaches `p`.
+        let gap = p.w.as_dvec3().dot(face.normal) - face.distance;
+        if gap <= tolerance(face.distance, touch) {
+            return finish(&poly.verts, &face, iterations, Status::Converged);
+        }
+        if poly.verts.iter().any(|v| v.w.distance(p.w) <= touch) {
+            // The support point is a vertex already: rounding has stalled the
+            // expansion short of the tolerance.
+            status = Status::Degenerate;
             break;
         }
-        if faces.len() + 16 > EPA_MAX_FACES {
+        carve_visible(
+            &mut poly.faces,
+            &poly.verts,
+            best,
+            p.w,
+            &mut removed,
+            &mut horizon,
+        );
+        if poly.faces.len() + horizon.len() > EPA_MAX_FACES + poly.free.len() + removed.len() {
+            // Out of room: undo the carving and stop.
+            restore(&mut poly.faces, &removed);
             break;
         }
-        carve_visible(&mut faces, &verts, best, p.w, &mut removed, &mut horizon);
         // The new polytope contains the old one, so no new face may come closer to
         // the origin than the face being expanded. One that does is a sliver whose
         // normal is rounding noise (it happens near convergence on curved cores,
         // where the new point barely clears nearly coplanar faces): keep the last
         // sound polytope instead.
-        let floor = face.distance - (EPA_RELATIVE_GAP * face.distance.abs() + touch);
-        let new_vertex = verts.len();
-        verts.push(p);
+        let floor = face.distance - tolerance(face.distance.abs(), touch);
+        let new_vertex = poly.verts.len();
+        poly.verts.push(p);
         added.clear();
-        if !is_one_loop(&horizon) {
-            status = Status::Degenerate;
-        }
-        for &(a, b, outside) in horizon.iter().take_while(|_| status != Status::Degenerate) {
-            match make_face(&verts, [a, b, new_vertex]) {
-                Some(mut f) if f.distance >= floor => {
+        let mut sound = is_one_loop(&horizon);
+        for &(a, b, outside) in &horizon {
+            match make_face(&poly.verts, [a, b, new_vertex]) {
+                Some(mut f) if sound && f.distance >= floor => {
                     f.adj[0] = outside;
                     added.push(f);
                 }
                 _ => {
-                    status = Status::Degenerate;
+                    sound = false;
                     break;
                 }
             }
         }
-        if status == Status::Degenerate {
-            for &f in &removed {
-                faces[f].alive = true;
-            }
-            verts.pop();
+        if !sound {
+            restore(&mut poly.faces, &removed);
+            poly.verts.pop();
+            status = Status::Degenerate;
             break;
         }
-        stitch(&mut faces, &horizon, &mut added);
+        stitch(poly, &horizon, &mut added, &removed);
     }
-    if status != Status::Converged {
-        best = nearest_face(&faces);
-    }
-    finish(&verts, &faces[best], iterations, status)
+    let nearest = nearest_face(&poly.faces);
+    finish(&poly.verts, &poly.faces[nearest], iterations, status)
 }
 
 /// Adds support points until `verts` spans a tetrahedron. Fails (with the flat
@@ -142,13 +202,17 @@ where
     B: SupportMap + ?Sized,
 {
     if verts.len() == 4 {
-        let [a, b, c, d] = [0, 1, 2, 3].map(|i| verts[i].w);
-        if (b - a).dot((c - a).cross(d - a)).abs() > touch * touch * touch {
+        let touch = f64::from(touch);
+        if volume6(verts).abs() > touch * touch * touch {
             return Ok(());
         }
         // GJK's tetrahedron is flat within rounding: keep its best triangle.
         verts.truncate(3);
     }
+    let mut probe = |d: Vec3, iterations: &mut u32| {
+        *iterations += 1;
+        m.support(d)
+    };
     if verts.len() == 1 {
         let axes = [
             Vec3::X,
@@ -160,8 +224,7 @@ where
         ];
         let origin = verts[0].w;
         let found = axes.iter().find_map(|&d| {
-            *iterations += 1;
-            let p = m.support(d);
+            let p = probe(d, iterations);
             (p.w.distance(origin) > touch).then_some(p)
         });
         match found {
@@ -181,8 +244,7 @@ where
         for k in 0..6 {
             let angle = k as f32 * std::f32::consts::FRAC_PI_3;
             let d = u * angle.cos() + v * angle.sin();
-            *iterations += 1;
-            let p = m.support(d);
+            let p = probe(d, iterations);
             if line_distance(p.w) > touch {
                 found = Some(p);
                 break;
@@ -199,9 +261,8 @@ where
     if n == Vec3::ZERO {
         return Err(degenerate(m, verts, *iterations));
     }
-    *iterations += 2;
-    let up = m.support(n);
-    let down = m.support(-n);
+    let up = probe(n, iterations);
+    let down = probe(-n, iterations);
     let (h_up, h_down) = (n.dot(up.w - verts[0].w), -n.dot(down.w - verts[0].w));
     let (p, h) = if h_up >= h_down {
         (up, h_up)
@@ -215,11 +276,45 @@ where
     Ok(())
 }
 
+/// Six times the signed volume of the tetrahedron `verts[0..4]`.
+fn volume6(verts: &[SupportPoint]) -> f64 {
+    let [a, b, c, d] = [0, 1, 2, 3].map(|i| verts[i].w.as_dvec3());
+    (b - a).dot((c - a).cross(d - a))
+}
+
+/// The four faces of the tetrahedron `verts[0..4]`, wound outward by the sign of
+/// its volume (so that every edge meets its twin by construction), and linked.
+/// `None` when a face has no area or the volume no sign.
+fn tetrahedron_faces(verts: &[SupportPoint]) -> Option<Vec<Face>> {
+    let volume = volume6(verts);
+    if !(volume.is_finite() && volume != 0.0) {
+        return None;
+    }
+    // With a positive volume, d lies on the side of (a, b, c)'s normal: that face
+    // and the three others are wound so that their normals point away from the
+    // fourth vertex. A negative volume swaps two vertices.
+    let (b, c) = if volume > 0.0 { (1, 2) } else { (2, 1) };
+    let tris = [[0, c, b], [0, b, 3], [0, 3, c], [b, c, 3]];
+    let mut faces = Vec::with_capacity(64);
+    for tri in tris {
+        faces.push(make_face(verts, tri)?);
+    }
+    link_tetrahedron(&mut faces);
+    Some(faces)
+}
+
 /// The answer when `core(A) - core(B)` has no volume around the origin: depth 0,
 /// and a normal the set has no extent along (the plane's normal for a flat set, any
 /// perpendicular for a segment, any direction for a point), signed to point from
-/// A's origin towards B's so that coincident shapes separate consistently.
-fn degenerate<A, B>(m: &Minkowski<A, B>, verts: &[SupportPoint], iterations: u32) -> Penetration
+/// A's origin towards B's so that coincident shapes separate consistently. The
+/// witnesses are the points of the cores whose difference is the origin's
+/// projection on the set's longest segment (or the set's point), so that
+/// `point_a - point_b` is `depth * normal`.
+pub(crate) fn degenerate<A, B>(
+    m: &Minkowski<A, B>,
+    verts: &[SupportPoint],
+    iterations: u32,
+) -> Penetration
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
@@ -229,43 +324,70 @@ where
     } else {
         Vec3::Y
     };
-    let normal = match verts.len() {
-        0 | 1 => preferred,
-        2 => {
-            let axis = (verts[1].w - verts[0].w).normalize_or_zero();
-            let perp = preferred - axis * axis.dot(preferred);
-            perp.try_normalize()
-                .unwrap_or_else(|| axis.any_orthonormal_vector())
+    // The set's extent: its two farthest points, and the point farthest from
+    // their line (a point listed twice adds nothing).
+    let mut ends = (0, 0, 0.0f32);
+    for i in 0..verts.len() {
+        for j in i + 1..verts.len() {
+            let d = verts[i].w.distance_squared(verts[j].w);
+            if d > ends.2 {
+                ends = (i, j, d);
+            }
         }
-        _ => {
-            let n = (verts[1].w - verts[0].w)
-                .cross(verts[2].w - verts[0].w)
-                .normalize_or_zero();
-            if n.dot(preferred) < 0.0 { -n } else { n }
-        }
-    };
-    let normal = if normal == Vec3::ZERO {
+    }
+    let p = verts.get(ends.0).copied().unwrap_or_default();
+    let q = verts.get(ends.1).copied().unwrap_or_default();
+    let axis = (q.w - p.w).normalize_or_zero();
+    let off_line = verts
+        .iter()
+        .map(|r| {
+            let d = r.w - p.w;
+            d - axis * d.dot(axis)
+        })
+        .max_by(|x, y| x.length_squared().total_cmp(&y.length_squared()))
+        .unwrap_or(Vec3::ZERO);
+    let plane = axis.cross(off_line).normalize_or_zero();
+    let normal = if axis == Vec3::ZERO {
         preferred
+    } else if plane != Vec3::ZERO && plane.is_finite() {
+        if plane.dot(preferred) < 0.0 {
+            -plane
+        } else {
+            plane
+        }
     } else {
-        normal
+        let perp = preferred - axis * axis.dot(preferred);
+        if perp.length_squared() > EPA_FLAT_NORMAL_SIN * EPA_FLAT_NORMAL_SIN {
+            perp.normalize()
+        } else {
+            axis.any_orthonormal_vector()
+        }
     };
-    // Witness: the GJK combination of the vertices (they all lie at the origin's
-    // shadow within rounding).
-    let weight = 1.0 / verts.len().max(1) as f32;
-    let point_a = verts.iter().map(|p| p.a).sum::<Vec3>() * weight;
-    let point_b = verts.iter().map(|p| p.b).sum::<Vec3>() * weight;
+    let normal = if normal.is_finite() && normal != Vec3::ZERO {
+        normal
+    } else {
+        preferred
+    };
+    let e = q.w - p.w;
+    let ee = e.length_squared();
+    let t = if ee > 0.0 {
+        (-p.w.dot(e) / ee).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let point_a = p.a + (q.a - p.a) * t;
     Penetration {
         depth: 0.0,
         normal,
         point_a,
-        point_b,
+        point_b: point_a,
         iterations,
         status: Status::Converged,
     }
 }
 
 fn make_face(verts: &[SupportPoint], v: [usize; 3]) -> Option<Face> {
-    let [a, b, c] = v.map(|i| verts[i].w);
+    let [a, b, c] = v.map(|i| verts[i].w.as_dvec3());
     let n = (b - a).cross(c - a);
     let normal = n.try_normalize()?;
     Some(Face {
@@ -284,6 +406,11 @@ fn make_face(verts: &[SupportPoint], v: [usize; 3]) -> Option<Face> {
 /// a disconnected, barely visible face and leave a horizon that is not one loop,
 /// which folds the polytope. The removed faces are listed so a failed step can be
 /// undone.
+///
+/// A face that `p` lies on, within the rounding of the test, counts as seen: on
+/// boxes and hulls the support point often lands in the plane of a neighbouring
+/// face (the corner beyond a face-centre vertex), and keeping that face would
+/// join it to `p` by a triangle of no area.
 fn carve_visible(
     faces: &mut [Face],
     verts: &[SupportPoint],
@@ -307,7 +434,10 @@ fn carve_visible(
                 continue;
             }
             let g = faces[nb];
-            if g.normal.dot(p - verts[g.v[0]].w) > 0.0 {
+            let v0 = verts[g.v[0]].w;
+            let slack =
+                EPA_COPLANAR_ULPS * f64::EPSILON * f64::from(p.abs().max(v0.abs()).max_element());
+            if g.normal.dot(p.as_dvec3() - v0.as_dvec3()) > -slack {
                 faces[nb].alive = false;
                 removed.push(nb);
             } else {
@@ -317,27 +447,57 @@ fn carve_visible(
     }
 }
 
-/// Appends the new faces (one per horizon edge, all sharing the new vertex) and
-/// links them: to the kept face across their horizon edge, and to each other
-/// around the new vertex.
-fn stitch(faces: &mut Vec<Face>, horizon: &[(usize, usize, usize)], added: &mut [Face]) {
-    let first = faces.len();
+/// Brings back the faces a refused step removed.
+fn restore(faces: &mut [Face], removed: &[usize]) {
+    for &f in removed {
+        faces[f].alive = true;
+    }
+}
+
+/// Places the new faces (one per horizon edge, all sharing the new vertex) in
+/// the removed faces' slots and then at the end, and links them: to the kept
+/// face across their horizon edge, and to each other around the new vertex.
+fn stitch(
+    poly: &mut Polytope,
+    horizon: &[(usize, usize, usize)],
+    added: &mut [Face],
+    removed: &[usize],
+) {
+    poly.free.extend_from_slice(removed);
+    let mut next_new = poly.faces.len();
+    let slots: Vec<usize> = (0..horizon.len())
+        .map(|_| {
+            poly.free.pop().unwrap_or_else(|| {
+                next_new += 1;
+                next_new - 1
+            })
+        })
+        .collect();
     for (i, &(a, b, outside)) in horizon.iter().enumerate() {
-        let me = first + i;
-        // The new face on the horizon edge starting at `b` shares edge (b, new).
-        let after = horizon.iter().position(|&(s, _, _)| s == b);
-        // The one ending at `a` shares edge (new, a).
-        let before = horizon.iter().position(|&(_, e, _)| e == a);
-        added[i].adj[1] = first + after.expect("the horizon is one loop");
-        added[i].adj[2] = first + before.expect("the horizon is one loop");
-        let kept = &mut faces[outside];
+        // `is_one_loop` has checked that each of these exists exactly once.
+        let after = horizon.iter().position(|&(s, _, _)| s == b).unwrap_or(i);
+        let before = horizon.iter().position(|&(_, e, _)| e == a).unwrap_or(i);
+        added[i].adj[1] = slots[after];
+        added[i].adj[2] = slots[before];
+        let kept = &mut poly.faces[outside];
         for k in 0..3 {
             if kept.v[k] == b && kept.v[(k + 1) % 3] == a {
-                kept.adj[k] = me;
+                kept.adj[k] = slots[i];
             }
         }
     }
-    faces.extend_from_slice(added);
+    for (i, &slot) in slots.iter().enumerate() {
+        if slot < poly.faces.len() {
+            poly.faces[slot] = added[i];
+        }
+    }
+    // The fresh slots were numbered in order past the end.
+    for (i, &slot) in slots.iter().enumerate() {
+        if slot >= poly.faces.len() {
+            debug_assert_eq!(slot, poly.faces.len());
+            poly.faces.push(added[i]);
+        }
+    }
 }
 
 /// Whether the horizon edges chain into one closed loop (each edge's end starts
@@ -361,21 +521,22 @@ fn is_one_loop(horizon: &[(usize, usize, usize)]) -> bool {
     false
 }
 
-/// Adjacency of the starting tetrahedron, by matching reversed edges.
+/// Adjacency of the starting tetrahedron, by matching reversed edges (every edge
+/// has its twin: the faces are wound consistently by construction).
 fn link_tetrahedron(faces: &mut [Face]) {
     for i in 0..faces.len() {
         for k in 0..3 {
             let (a, b) = (faces[i].v[k], faces[i].v[(k + 1) % 3]);
             faces[i].adj[k] = (0..faces.len())
                 .find(|&j| (0..3).any(|m| faces[j].v[m] == b && faces[j].v[(m + 1) % 3] == a))
-                .expect("a closed tetrahedron has a twin for every edge");
+                .unwrap_or(i);
         }
     }
 }
 
 fn nearest_face(faces: &[Face]) -> usize {
     let mut best = usize::MAX;
-    let mut best_d = f32::INFINITY;
+    let mut best_d = f64::INFINITY;
     for (i, f) in faces.iter().enumerate() {
         if f.alive && (f.distance < best_d || best == usize::MAX) {
             best = i;
@@ -389,18 +550,32 @@ fn nearest_face(faces: &[Face]) -> usize {
 /// on the face, expressed in barycentric weights of its three support points.
 fn finish(verts: &[SupportPoint], face: &Face, iterations: u32, status: Status) -> Penetration {
     let [pa, pb, pc] = face.v.map(|i| verts[i]);
+    let [wa, wb, wc] = [pa.w, pb.w, pc.w].map(|w| w.as_dvec3());
     let q = face.normal * face.distance;
-    let n = (pb.w - pa.w).cross(pc.w - pa.w);
+    let n = (wb - wa).cross(wc - wa);
     let nn = n.length_squared();
-    let la = (pb.w - q).cross(pc.w - q).dot(n) / nn;
-    let lb = (pc.w - q).cross(pa.w - q).dot(n) / nn;
+    let (la, lb) = if nn > 0.0 && nn.is_finite() {
+        (
+            (wb - q).cross(wc - q).dot(n) / nn,
+            (wc - q).cross(wa - q).dot(n) / nn,
+        )
+    } else {
+        (1.0, 0.0)
+    };
     let lc = 1.0 - la - lb;
+    let depth = face.distance.max(0.0);
+    let point_a = pa.a.as_dvec3() * la + pb.a.as_dvec3() * lb + pc.a.as_dvec3() * lc;
     Penetration {
-        depth: face.distance.max(0.0),
-        normal: face.normal,
-        point_a: pa.a * la + pb.a * lb + pc.a * lc,
-        point_b: pa.b * la + pb.b * lb + pc.b * lc,
+        depth: depth as f32,
+        normal: face.normal.as_vec3(),
+        point_a: point_a.as_vec3(),
+        point_b: (point_a - face.normal * depth).as_vec3(),
         iterations,
         status,
     }
+}
+
+/// EPA's stopping gap at depth `depth`: relative, plus the touch floor.
+pub(crate) fn tolerance(depth: f64, touch: f32) -> f64 {
+    f64::from(EPA_RELATIVE_GAP) * depth + f64::from(touch)
 }

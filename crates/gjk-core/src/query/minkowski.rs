@@ -3,7 +3,7 @@
 use glam::{Mat3, Vec3};
 
 use crate::math::Pose;
-use crate::support::SupportMap;
+use crate::support::{CoreSymmetry, SupportMap};
 
 /// A point of the Minkowski difference of the two *cores*, with the support points
 /// of A and B (both in A's frame) that produced it; the queries need them to
@@ -16,6 +16,20 @@ pub struct SupportPoint {
     pub a: Vec3,
     /// The point of B's core, in A's frame.
     pub b: Vec3,
+}
+
+/// A plane through the common axis of two cores of revolution
+/// ([`Minkowski::axial_section`]), in A's frame.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct AxialSection {
+    /// The common axis (unit).
+    pub axis: Vec3,
+    /// The unit direction in the plane perpendicular to the axis, towards the
+    /// origin's offset from the axis line of `A - B` when it has one.
+    pub radial: Vec3,
+    /// How far B's tilt from the axis can move a support point out of the
+    /// plane: the reduction to the plane is exact within it.
+    pub tilt: f32,
 }
 
 /// Support mapping of `core(A) - core(B)` with B expressed in A's frame.
@@ -62,6 +76,34 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Minkowski<'s, A, B> {
     #[inline]
     pub fn margins(&self) -> (f32, f32) {
         (self.a.margin(), self.b.margin())
+    }
+
+    /// A plane through an axis of revolution both cores share, if they do (see
+    /// [`SupportMap::core_symmetry`]): `A - B` is then a solid of revolution about
+    /// that axis, up to B's tilt from it, and its least support over all
+    /// directions is its least support over the directions of that plane. The
+    /// plane is the one holding the origin's offset from the axis, where the
+    /// least support of the shifted solid lies exactly. Returns the axis and the
+    /// radial direction spanning the plane, both unit vectors in A's frame, and
+    /// how far B's tilt can move a support point out of the plane.
+    pub fn axial_section(&self) -> Option<AxialSection> {
+        let axis_b = self.b_to_a.y_axis;
+        let (axis, tilt) = match (self.a.core_symmetry(), self.b.core_symmetry()) {
+            (CoreSymmetry::RevolutionY, CoreSymmetry::RevolutionY) => {
+                // B's core leaves A's axis by at most its radius times the sine
+                // of the angle between the axes.
+                let sine = Vec3::Y.cross(axis_b).length();
+                (Vec3::Y, sine * self.b.bounding_radius())
+            }
+            (CoreSymmetry::RevolutionY, CoreSymmetry::Point) => (Vec3::Y, 0.0),
+            (CoreSymmetry::Point, CoreSymmetry::RevolutionY) => (axis_b.normalize(), 0.0),
+            _ => return None,
+        };
+        let off_axis = self.offset - axis * self.offset.dot(axis);
+        let radial = off_axis
+            .try_normalize()
+            .unwrap_or_else(|| axis.any_orthonormal_vector());
+        Some(AxialSection { axis, radial, tilt })
     }
 
     /// The length scale tolerances are relative to.

@@ -3,6 +3,7 @@
 pub mod bounds;
 pub mod contact;
 pub mod epa;
+pub mod epa_axial;
 pub mod gjk;
 pub mod minkowski;
 pub mod simplex;

@@ -5,7 +5,7 @@ use glam::Vec3;
 use crate::error::{ShapeError, non_negative, positive};
 use crate::math::Aabb;
 use crate::math::Pose;
-use crate::support::SupportMap;
+use crate::support::{CoreSymmetry, SupportMap};
 
 /// The set of points within `radius` of the segment from `(0, -half_height, 0)` to
 /// `(0, half_height, 0)`. A zero `half_height` gives a sphere.
@@ -55,6 +55,11 @@ impl SupportMap for Capsule {
     #[inline]
     fn margin(&self) -> f32 {
         self.radius
+    }
+
+    #[inline]
+    fn core_symmetry(&self) -> CoreSymmetry {
+        CoreSymmetry::RevolutionY
     }
 
     #[inline]

@@ -6,7 +6,7 @@ use super::cylinder::disc_support;
 use crate::error::{ShapeError, positive};
 use crate::math::Aabb;
 use crate::math::Pose;
-use crate::support::{SupportMap, disc_extents};
+use crate::support::{CoreSymmetry, SupportMap, disc_extents};
 
 /// A solid cone with its apex at `(0, half_height, 0)` and its base, a disc of
 /// radius `radius`, at `y = -half_height` (the convention of parry's `Cone`).
@@ -52,6 +52,11 @@ impl SupportMap for Cone {
         } else {
             apex
         }
+    }
+
+    #[inline]
+    fn core_symmetry(&self) -> CoreSymmetry {
+        CoreSymmetry::RevolutionY
     }
 
     #[inline]

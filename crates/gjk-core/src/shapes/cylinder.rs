@@ -5,7 +5,7 @@ use glam::Vec3;
 use crate::error::{ShapeError, positive};
 use crate::math::Aabb;
 use crate::math::Pose;
-use crate::support::{SupportMap, disc_extents};
+use crate::support::{CoreSymmetry, SupportMap, disc_extents};
 
 /// A solid cylinder of radius `radius` whose axis runs along Y from `-half_height`
 /// to `half_height`.
@@ -62,6 +62,11 @@ impl SupportMap for Cylinder {
             self.half_height
         };
         p
+    }
+
+    #[inline]
+    fn core_symmetry(&self) -> CoreSymmetry {
+        CoreSymmetry::RevolutionY
     }
 
     #[inline]

@@ -5,7 +5,7 @@ use glam::Vec3;
 use crate::error::{ShapeError, positive};
 use crate::math::Aabb;
 use crate::math::Pose;
-use crate::support::SupportMap;
+use crate::support::{CoreSymmetry, SupportMap};
 
 /// `inner` dilated by a ball of radius `radius`: its Minkowski sum with that ball.
 /// A rounded box, a rounded hull. The radius adds to the inner shape's margin, so
@@ -52,6 +52,11 @@ impl<S: SupportMap> SupportMap for Rounded<S> {
     #[inline]
     fn margin(&self) -> f32 {
         self.inner.margin() + self.radius
+    }
+
+    #[inline]
+    fn core_symmetry(&self) -> CoreSymmetry {
+        self.inner.core_symmetry()
     }
 
     #[inline]

@@ -5,7 +5,7 @@ use glam::Vec3;
 use crate::error::{ShapeError, positive};
 use crate::math::Aabb;
 use crate::math::Pose;
-use crate::support::SupportMap;
+use crate::support::{CoreSymmetry, SupportMap};
 
 /// A ball of radius `radius` centred at the local origin: a point core with the
 /// radius as margin.
@@ -39,6 +39,11 @@ impl SupportMap for Sphere {
     #[inline]
     fn margin(&self) -> f32 {
         self.radius
+    }
+
+    #[inline]
+    fn core_symmetry(&self) -> CoreSymmetry {
+        CoreSymmetry::Point
     }
 
     #[inline]
