@@ -37,8 +37,9 @@ pub trait SupportMap {
     fn bounding_radius(&self) -> f32;
 
     /// Radius of a ball about the local origin that lies inside the shape (margin
-    /// included); `f32::NEG_INFINITY` when the origin itself is not certainly
-    /// inside (a convex hull of points away from the origin). With
+    /// included); 0 when only the origin itself is certainly inside (a disc, a
+    /// segment, a point); `f32::NEG_INFINITY` when not even the origin is (a convex
+    /// hull of points away from the origin, a flat hull). With
     /// [`bounding_radius`](Self::bounding_radius) it brackets the shape between two
     /// balls, which decides many boolean queries without GJK (see
     /// [`crate::query::bounds`]). The default, `NEG_INFINITY`, is always correct.

@@ -7,6 +7,14 @@
 //! digits, so an absolute epsilon that suits unit shapes is noise for shapes of size
 //! 1e3 and a canyon for shapes of size 1e-3 (parry #166, #415).
 
+/// The largest size a shape accepts, and the largest coordinate of a hull's
+/// points: 2^60, about 1.15e18. Sums of squares of a few such sizes stay finite
+/// in f32 (2^122 against f32's 2^128), so every bounding radius, inner radius and
+/// box extent a shape derives from its sizes is finite, on the scalar and the wide
+/// path alike; poses may still place shapes anywhere f32 reaches (the queries
+/// scale each pair to its own size).
+pub const MAX_SIZE: f32 = (1u64 << 60) as f32;
+
 /// Hard cap on GJK iterations (one support evaluation each). The standard pairs
 /// converge in 4 to 11; curved shapes near contact need the most. libccd's uncapped
 /// loop has hung users; a capped query reports `Status::IterationLimit` instead.
@@ -68,9 +76,18 @@ pub const EPA_MAX_FACES: usize = 1024;
 pub const EPA_RELATIVE_GAP: f32 = 1e-5;
 
 /// Relative tolerance of convex hull construction (quickhull runs in f64): a point
-/// closer than this fraction of the input's extent to a face plane is treated as on
-/// it, which merges near-coplanar faces instead of creating slivers.
+/// closer than this fraction of the input's size to a face plane is treated as on
+/// it, which merges near-coplanar faces instead of creating slivers. The size is
+/// the input's extent, or for a sliver thinner than this fraction of its extent,
+/// its thickness, so that the sliver still keeps all its corners.
 pub const HULL_RELATIVE_TOLERANCE: f64 = 1e-6;
+
+/// A hull's points count as coincident, collinear or coplanar when they stand
+/// off the point, line or plane by at most this many f64 ulps of their extent:
+/// the construction runs in f64 on the f32 points, which it holds exactly, so
+/// points that lie on a line or plane in f32 come out within a few ulps of it,
+/// while a point one f32 ulp off (2^29 f64 ulps) is a sliver to keep.
+pub const HULL_FLAT_ULPS: f64 = 64.0;
 
 /// Hulls with at least this many vertices use hill climbing over vertex adjacency
 /// for their support function; smaller ones scan linearly (see `BENCHMARKS.md`,

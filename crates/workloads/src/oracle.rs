@@ -42,6 +42,11 @@ fn local_distance(shape: &Shape, p: DVec3) -> f64 {
         }
         Shape::ConvexHull(hull) => {
             let v: Vec<DVec3> = hull.vertices().iter().map(|v| v.as_dvec3()).collect();
+            if hull.faces().is_empty() {
+                // A point or a segment: the distance to it.
+                let (a, b) = (v[0], v[v.len() - 1]);
+                return point_segment_distance(p, a, b);
+            }
             let mut inside = true;
             let mut best = f64::INFINITY;
             for f in hull.faces() {
@@ -81,7 +86,11 @@ pub fn local_support(shape: &Shape, dir: DVec3) -> DVec3 {
             let h = c.half_height() as f64;
             let rim = rim_point(dir, c.radius() as f64);
             let (apex, base) = (DVec3::new(0.0, h, 0.0), DVec3::new(rim.x, -h, rim.y));
-            if base.dot(dir) > apex.dot(dir) { base } else { apex }
+            if base.dot(dir) > apex.dot(dir) {
+                base
+            } else {
+                apex
+            }
         }
         Shape::ConvexHull(hull) => hull
             .vertices()
@@ -97,7 +106,11 @@ pub fn local_support(shape: &Shape, dir: DVec3) -> DVec3 {
 fn rim_point(dir: DVec3, r: f64) -> DVec2 {
     let xz = DVec2::new(dir.x, dir.z);
     let len = xz.length();
-    if len > 0.0 { xz * (r / len) } else { DVec2::ZERO }
+    if len > 0.0 {
+        xz * (r / len)
+    } else {
+        DVec2::ZERO
+    }
 }
 
 /// `max over a in A, b in B of (a - b)·n`: the support function of `A - B` in
@@ -316,7 +329,11 @@ fn polytope_directions(shape: &Shape, pose: &Pose) -> (Vec<DVec3>, Vec<DVec3>) {
             for f in hull.faces() {
                 let [x, y, z] = f.map(|i| v[i as usize]);
                 faces.extend((y - x).cross(z - x).try_normalize());
-                edges.extend([y - x, z - y, x - z].into_iter().filter_map(|e| e.try_normalize()));
+                edges.extend(
+                    [y - x, z - y, x - z]
+                        .into_iter()
+                        .filter_map(|e| e.try_normalize()),
+                );
             }
             (faces, edges)
         }
@@ -331,53 +348,63 @@ fn radial(p: DVec3) -> DVec2 {
     DVec2::new((p.x * p.x + p.z * p.z).sqrt(), p.y)
 }
 
-/// Distance from `q` to a convex polygon given counter-clockwise (0 inside).
+/// Distance from `q` to a convex polygon given counter-clockwise (0 inside). A
+/// polygon of no area (a flat cone or cylinder's section is a segment, a point
+/// cone's a point) has no inside: the distance to its edges.
 fn polygon_distance(q: DVec2, poly: &[DVec2]) -> f64 {
-    let mut inside = true;
+    let n = poly.len();
+    let area: f64 = (0..n).map(|i| poly[i].perp_dot(poly[(i + 1) % n])).sum();
+    let mut inside = area > 0.0;
     let mut best = f64::INFINITY;
-    for i in 0..poly.len() {
-        let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
+    for i in 0..n {
+        let (a, b) = (poly[i], poly[(i + 1) % n]);
         let e = b - a;
         if e.perp_dot(q - a) < 0.0 {
             inside = false;
         }
-        let t = ((q - a).dot(e) / e.length_squared()).clamp(0.0, 1.0);
+        let t = if e.length_squared() > 0.0 {
+            ((q - a).dot(e) / e.length_squared()).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
         best = best.min(q.distance(a + e * t));
     }
     if inside { 0.0 } else { best }
 }
 
-/// Distance from `p` to triangle `abc` (Ericson 5.1.5, in f64).
+/// Distance from `p` to the segment `[a, b]` (a point when `a == b`).
+fn point_segment_distance(p: DVec3, a: DVec3, b: DVec3) -> f64 {
+    let e = b - a;
+    let t = if e.length_squared() > 0.0 {
+        ((p - a).dot(e) / e.length_squared()).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    p.distance(a + e * t)
+}
+
+/// Distance from `p` to triangle `abc`, in f64: to its plane when `p` projects
+/// inside it (each edge's cross product with the way to the projection points
+/// along the normal), else to the nearest edge. Written with edge functions
+/// rather than Ericson's products of dot products, which cancel on slivers.
 fn point_triangle_distance(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> f64 {
-    let (ab, ac, ap) = (b - a, c - a, p - a);
-    let (d1, d2) = (ab.dot(ap), ac.dot(ap));
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return p.distance(a);
+    let n = (b - a).cross(c - a);
+    let nn = n.length_squared();
+    let edges = point_segment_distance(p, a, b)
+        .min(point_segment_distance(p, b, c))
+        .min(point_segment_distance(p, c, a));
+    if nn == 0.0 {
+        return edges;
     }
-    let bp = p - b;
-    let (d3, d4) = (ab.dot(bp), ac.dot(bp));
-    if d3 >= 0.0 && d4 <= d3 {
-        return p.distance(b);
+    let q = p - n * (n.dot(p - a) / nn);
+    let inside = [(a, b), (b, c), (c, a)]
+        .iter()
+        .all(|&(u, v)| (v - u).cross(q - u).dot(n) >= 0.0);
+    if inside {
+        (n.dot(p - a) / nn.sqrt()).abs().min(edges)
+    } else {
+        edges
     }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        return p.distance(a + ab * (d1 / (d1 - d3)));
-    }
-    let cp = p - c;
-    let (d5, d6) = (ab.dot(cp), ac.dot(cp));
-    if d6 >= 0.0 && d5 <= d6 {
-        return p.distance(c);
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        return p.distance(a + ac * (d2 / (d2 - d6)));
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0 {
-        return p.distance(b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6))));
-    }
-    let denom = 1.0 / (va + vb + vc);
-    p.distance(a + ab * (vb * denom) + ac * (vc * denom))
 }
 
 #[cfg(test)]
@@ -415,7 +442,10 @@ mod tests {
         let cube: Shape = Cuboid::new(Vec3::ONE).unwrap().into();
         // Unit cubes 1.75 apart: 0.25 deep along X.
         let (d, n) = penetration_by_directions(&cube, &id, &cube, &at(1.75), 2000);
-        assert!((d - 0.25).abs() < 1e-9 && (n - DVec3::X).length() < 1e-6, "{d} {n}");
+        assert!(
+            (d - 0.25).abs() < 1e-9 && (n - DVec3::X).length() < 1e-6,
+            "{d} {n}"
+        );
         // A cylinder against itself: its least width, all around its side.
         let cyl: Shape = Cylinder::new(2.0, 0.5).unwrap().into();
         let (d, n) = penetration_by_directions(&cyl, &id, &cyl, &id, 2000);

@@ -2,7 +2,7 @@
 
 use glam::Vec3;
 
-use crate::error::{ShapeError, non_negative, positive};
+use crate::error::{ShapeError, size};
 use crate::math::Aabb;
 use crate::math::Pose;
 use crate::support::{CoreSymmetry, SupportMap};
@@ -16,12 +16,14 @@ pub struct Capsule {
 }
 
 impl Capsule {
-    /// A capsule; `half_height >= 0` and `radius > 0`, both finite.
+    /// A capsule; both sizes finite, `>= 0` and at most
+    /// [`MAX_SIZE`](crate::tolerance::MAX_SIZE). A zero radius gives the segment
+    /// itself (a rope, a laser), a zero half height a ball.
     #[inline]
     pub fn new(half_height: f32, radius: f32) -> Result<Self, ShapeError> {
         Ok(Self {
-            half_height: non_negative("Capsule", "half_height", half_height)?,
-            radius: positive("Capsule", "radius", radius)?,
+            half_height: size("Capsule", "half_height", half_height)?,
+            radius: size("Capsule", "radius", radius)?,
         })
     }
 

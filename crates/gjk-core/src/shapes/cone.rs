@@ -3,7 +3,7 @@
 use glam::Vec3;
 
 use super::cylinder::disc_support;
-use crate::error::{ShapeError, positive};
+use crate::error::{ShapeError, size};
 use crate::math::Aabb;
 use crate::math::Pose;
 use crate::support::{CoreSymmetry, SupportMap, disc_extents};
@@ -17,12 +17,14 @@ pub struct Cone {
 }
 
 impl Cone {
-    /// A cone; both sizes finite and positive.
+    /// A cone; both sizes finite, `>= 0` and at most
+    /// [`MAX_SIZE`](crate::tolerance::MAX_SIZE). A zero half height gives its base
+    /// disc, a zero radius the segment of its axis.
     #[inline]
     pub fn new(half_height: f32, radius: f32) -> Result<Self, ShapeError> {
         Ok(Self {
-            half_height: positive("Cone", "half_height", half_height)?,
-            radius: positive("Cone", "radius", radius)?,
+            half_height: size("Cone", "half_height", half_height)?,
+            radius: size("Cone", "radius", radius)?,
         })
     }
 
@@ -66,10 +68,15 @@ impl SupportMap for Cone {
 
     /// The distance to the side: in a plane through the axis, the side is the
     /// line from the apex (0, h) to the rim (r, -h), at distance h·r / √(r² + 4h²)
-    /// from the origin, which is always less than h, the base's distance.
+    /// from the origin, which is always less than h, the base's distance. Zero
+    /// for a flat cone (a disc) or a needle (a segment), whose inner ball is the
+    /// origin alone.
     #[inline]
     fn inner_radius(&self) -> f32 {
         let (h, r) = (self.half_height, self.radius);
+        if h == 0.0 || r == 0.0 {
+            return 0.0;
+        }
         h * r / (r * r + 4.0 * h * h).sqrt()
     }
 

@@ -21,6 +21,11 @@ pub struct ConvexHull {
     neighbours: Vec<u32>,
     bounding_radius: f32,
     inner_radius: f32,
+    /// Whether the support hill-climbs (a solid hull of at least
+    /// [`HULL_HILL_CLIMB_MIN_VERTICES`] vertices) or scans (smaller hulls, and
+    /// slivers, flat and lower-dimensional hulls, whose adjacency may not be
+    /// that of a convex solid).
+    climb: bool,
 }
 
 /// The distance from the local origin to the nearest face plane (f64, then shrunk
@@ -46,11 +51,36 @@ fn inner_radius(vertices: &[Vec3], faces: &[[u32; 3]], bounding_radius: f32) -> 
 }
 
 impl ConvexHull {
-    /// Builds the hull of `points` with quickhull. Errors on fewer than 4 points,
-    /// NaN or infinite coordinates, and inputs without volume (all points
-    /// coincident, collinear or coplanar within a tolerance relative to their
-    /// extent). Interior points and points within that tolerance of a face are
-    /// dropped, so the vertices are a subset of the input.
+    /// Builds the hull of `points` with quickhull. Errors on no points, NaN or
+    /// infinite coordinates and coordinates beyond
+    /// [`MAX_SIZE`](crate::tolerance::MAX_SIZE). Points that lie in a plane give a
+    /// flat polygon (its faces are its triangles, once per side), points on a line
+    /// a segment, coincident points a point (no faces); slivers are solids down to
+    /// one f32 ulp of thickness. Interior points and points within the construction
+    /// tolerance of a face are dropped, so the vertices are a subset of the input.
+    ///
+    /// ```
+    /// use gjk_core::glam::Vec3;
+    /// use gjk_core::{ConvexHull, SupportMap};
+    ///
+    /// // A card: four corners in the plane z = 0, and its centre.
+    /// let card = [
+    ///     Vec3::new(-1.0, -0.5, 0.0),
+    ///     Vec3::new(1.0, -0.5, 0.0),
+    ///     Vec3::new(1.0, 0.5, 0.0),
+    ///     Vec3::new(-1.0, 0.5, 0.0),
+    ///     Vec3::ZERO,
+    /// ];
+    /// let hull = ConvexHull::from_points(&card)?;
+    /// assert_eq!(hull.vertices().len(), 4);
+    /// // Flat: no ball fits inside.
+    /// assert_eq!(hull.inner_radius(), f32::NEG_INFINITY);
+    /// // A sliver one ulp high is a solid of four vertices.
+    /// let apex = Vec3::new(0.0, 0.0, f32::EPSILON);
+    /// let sliver = ConvexHull::from_points(&[card[0], card[1], card[2], apex])?;
+    /// assert_eq!(sliver.vertices().len(), 4);
+    /// # Ok::<(), gjk_core::ShapeError>(())
+    /// ```
     pub fn from_points(points: &[Vec3]) -> Result<Self, ShapeError> {
         let mesh = quickhull(points)?;
         let n = mesh.vertices.len();
@@ -73,6 +103,7 @@ impl ConvexHull {
         neighbour_start.push(neighbours.len() as u32);
         let bounding_radius = mesh.vertices.iter().map(|v| v.length()).fold(0.0, f32::max);
         let inner_radius = inner_radius(&mesh.vertices, &mesh.triangles, bounding_radius);
+        let climb = mesh.solid && n >= HULL_HILL_CLIMB_MIN_VERTICES;
         Ok(Self {
             vertices: mesh.vertices,
             faces: mesh.triangles,
@@ -80,6 +111,7 @@ impl ConvexHull {
             neighbours,
             bounding_radius,
             inner_radius,
+            climb,
         })
     }
 
@@ -153,10 +185,10 @@ impl SupportMap for ConvexHull {
 
     #[inline]
     fn support_core_hinted(&self, dir: Vec3, hint: &mut u32) -> Vec3 {
-        let i = if self.vertices.len() < HULL_HILL_CLIMB_MIN_VERTICES {
-            self.support_index_scan(dir)
-        } else {
+        let i = if self.climb {
             self.support_index_climb(dir, *hint as usize)
+        } else {
+            self.support_index_scan(dir)
         };
         *hint = i as u32;
         self.vertices[i]

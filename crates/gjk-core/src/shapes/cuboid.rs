@@ -2,7 +2,7 @@
 
 use glam::Vec3;
 
-use crate::error::{ShapeError, positive};
+use crate::error::{ShapeError, size};
 use crate::math::Aabb;
 use crate::math::Pose;
 use crate::support::SupportMap;
@@ -14,12 +14,14 @@ pub struct Cuboid {
 }
 
 impl Cuboid {
-    /// A box; every half-extent must be finite and positive.
+    /// A box; every half-extent finite, `>= 0` and at most
+    /// [`MAX_SIZE`](crate::tolerance::MAX_SIZE). Zero extents give a rectangle, a
+    /// segment or a point.
     #[inline]
     pub fn new(half_extents: Vec3) -> Result<Self, ShapeError> {
-        positive("Cuboid", "half_extents.x", half_extents.x)?;
-        positive("Cuboid", "half_extents.y", half_extents.y)?;
-        positive("Cuboid", "half_extents.z", half_extents.z)?;
+        size("Cuboid", "half_extents.x", half_extents.x)?;
+        size("Cuboid", "half_extents.y", half_extents.y)?;
+        size("Cuboid", "half_extents.z", half_extents.z)?;
         Ok(Self { half_extents })
     }
 

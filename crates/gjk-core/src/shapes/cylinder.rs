@@ -2,7 +2,7 @@
 
 use glam::Vec3;
 
-use crate::error::{ShapeError, positive};
+use crate::error::{ShapeError, size};
 use crate::math::Aabb;
 use crate::math::Pose;
 use crate::support::{CoreSymmetry, SupportMap, disc_extents};
@@ -16,12 +16,14 @@ pub struct Cylinder {
 }
 
 impl Cylinder {
-    /// A cylinder; both sizes finite and positive.
+    /// A cylinder; both sizes finite, `>= 0` and at most
+    /// [`MAX_SIZE`](crate::tolerance::MAX_SIZE). A zero half height gives a disc
+    /// (a coin, a wheel), a zero radius the segment of its axis.
     #[inline]
     pub fn new(half_height: f32, radius: f32) -> Result<Self, ShapeError> {
         Ok(Self {
-            half_height: positive("Cylinder", "half_height", half_height)?,
-            radius: positive("Cylinder", "radius", radius)?,
+            half_height: size("Cylinder", "half_height", half_height)?,
+            radius: size("Cylinder", "radius", radius)?,
         })
     }
 

@@ -2,7 +2,7 @@
 
 use glam::Vec3;
 
-use crate::error::{ShapeError, positive};
+use crate::error::{ShapeError, size};
 use crate::math::Aabb;
 use crate::math::Pose;
 use crate::support::{CoreSymmetry, SupportMap};
@@ -17,12 +17,13 @@ pub struct Rounded<S> {
 }
 
 impl<S: SupportMap> Rounded<S> {
-    /// Dilates `inner` by `radius` (finite, positive).
+    /// Dilates `inner` by `radius` (finite, `>= 0` and at most
+    /// [`MAX_SIZE`](crate::tolerance::MAX_SIZE)).
     #[inline]
     pub fn new(inner: S, radius: f32) -> Result<Self, ShapeError> {
         Ok(Self {
             inner,
-            radius: positive("Rounded", "radius", radius)?,
+            radius: size("Rounded", "radius", radius)?,
         })
     }
 

@@ -2,24 +2,25 @@
 
 use glam::Vec3;
 
-use crate::error::{ShapeError, positive};
+use crate::error::{ShapeError, size};
 use crate::math::Aabb;
 use crate::math::Pose;
 use crate::support::{CoreSymmetry, SupportMap};
 
 /// A ball of radius `radius` centred at the local origin: a point core with the
-/// radius as margin.
+/// radius as margin. A zero radius gives the point itself.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sphere {
     radius: f32,
 }
 
 impl Sphere {
-    /// A ball; the radius must be finite and positive.
+    /// A ball; the radius must be finite, `>= 0` and at most
+    /// [`MAX_SIZE`](crate::tolerance::MAX_SIZE).
     #[inline]
     pub fn new(radius: f32) -> Result<Self, ShapeError> {
         Ok(Self {
-            radius: positive("Sphere", "radius", radius)?,
+            radius: size("Sphere", "radius", radius)?,
         })
     }
 
