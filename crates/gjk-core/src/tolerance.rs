@@ -25,10 +25,14 @@ pub const GJK_MAX_ITERATIONS: u32 = 64;
 /// The reported distance `|v|` then exceeds the true one by at most this fraction.
 pub const GJK_RELATIVE_GAP: f32 = 1e-6;
 
-/// Rounding floor of the duality gap, relative to `|v| · max|w|`. The gap is the
-/// difference of two dot products of size `|v|·|w|`, each rounded to f32 (2^-24
-/// relative); below a few ulps of that the gap is noise and further iterations
-/// cannot make progress.
+/// Rounding floor of the duality gap, relative to `|v| · |w|` (`w` the new
+/// support point). The gap `|v|² - v·w` is uncertain by the rounding of `w`'s f32
+/// coordinates (an ulp of `|w|`) times `|v|`, and in the wide f32 solve by the
+/// rounding of the dot products, of the same size; below a few ulps of that the
+/// gap is noise and further iterations cannot make progress. (It used to be
+/// relative to the largest `|w|` of the whole run, which on long shapes, whose
+/// first support points are their far ends, stopped GJK with the gap a thousand
+/// times the noise of the points it then held.)
 pub const GJK_GAP_FLOOR: f32 = 8.0 * f32::EPSILON;
 
 /// Two shapes closer than `TOUCH_TOLERANCE × scale` (scale: the sum of both shapes'
@@ -36,7 +40,17 @@ pub const GJK_GAP_FLOOR: f32 = 8.0 * f32::EPSILON;
 /// queries: `intersects` is true, `distance` is 0, `contact` returns a contact whose
 /// depth lies in `[-TOUCH_TOLERANCE × scale, 0]`. It is also the containment test of
 /// GJK: a simplex that comes this close to the origin encloses it for f32 purposes.
-pub const TOUCH_TOLERANCE: f32 = 1e-6;
+///
+/// The value is what the arithmetic resolves in the pair's frame. Every query runs
+/// in A's frame: B's origin there is one exact subtraction of the world
+/// translations (exact however far from the world origin the pair is, as long as
+/// the two are within a factor of two of each other) and one rotation, and B's
+/// support points one more rotation and a sum. Each rounds to half an ulp of the
+/// magnitudes involved, at most about the pair's scale, so a gap above two ulps of
+/// the scale is one the arithmetic tells from zero, and is reported; below it the
+/// shapes touch. (It was 1e-6, eight ulps, which reported gaps several times larger
+/// than the rounding as touching.)
+pub const TOUCH_TOLERANCE: f32 = 2.0 * f32::EPSILON;
 
 /// Hard cap on EPA expansions. Polytopes (boxes, hulls) converge in under 10; EPA on
 /// curved cores (cylinders, cones) converges linearly and is cut here.
@@ -120,30 +134,43 @@ pub const BOX_BOX_SLACK_ULPS: f32 = 16.0;
 /// room to spare, and pairs within it go to GJK.
 pub const BOX_AXES_SLACK_ULPS: f32 = 64.0;
 
-/// A tetrahedron of the scalar simplex solve whose volume (times six) is below
-/// this fraction of the product of three edge lengths is flat: its vertices carry
-/// f32 rounding, and a volume that small is within the noise of where they should
-/// be, so only its faces can hold the closest point. The solve runs in f64, which
-/// resolves far flatter tetrahedra than the wide f32 solve
-/// ([`FLAT_TETRAHEDRON_X8`]).
-pub const FLAT_TETRAHEDRON: f64 = 1e-9;
+/// A tetrahedron of the simplex solve is flat, and only its faces can hold the
+/// closest point, unless its height over a face (its least, over its largest
+/// face, in gjk-core; over the face it extends in the wide solve) exceeds this many
+/// f32 ulps of its vertices' coordinates along that face's normal. The vertices are
+/// f32 support points, each coordinate rounded by half an ulp of itself, which
+/// moves the vertex along the normal by those roundings weighted by the normal's
+/// components; the signed volumes behind the origin's barycentric weights carry
+/// that error relative to the height, so a height of many such ulps keeps their
+/// signs (a flatter one could declare a separated pair enclosed, with weights in
+/// the millions). Both solves use it: gjk-core's runs in f64 but its points carry
+/// the same rounding. (The bound used to be on the angle the new vertex stands off
+/// the face, which on the long tetrahedra of shapes a thousand times longer than
+/// wide refused heights fifty times their rounding: GJK stalled outside a simplex
+/// it had closed around the origin. Along the long direction, the coordinates'
+/// large ulps do not move the vertices off the face.)
+pub const FLAT_HEIGHT_ULPS: f32 = 16.0;
 
-/// The wide (f32) simplex solve's flatness bound, [`FLAT_TETRAHEDRON`]'s twin, on
-/// the squared sine of the angle a new vertex `w` stands off a triangle's plane
-/// (height² over the squared normal times the squared edge from the triangle to
-/// `w`). Below it, about 1e-5 rad, the signs of the tetrahedron's barycentric
-/// weights are rounding noise, and a separated pair could be declared enclosed
-/// with weights in the millions. The same bound on the angle at `w` between two
-/// edges marks a triangle with no reliable face region: its normal's direction
-/// error, about `f32::EPSILON / sin θ`, would exceed the angle itself, and its
-/// edges bound it within `sin θ` of their length instead.
-pub const FLAT_TETRAHEDRON_X8: f32 = 1e-10;
+/// The wide (f32) simplex solve's bound on the squared sine of the angle at the
+/// new vertex `w` between a triangle's two edges through it: below it the
+/// triangle has no reliable face region (its normal's direction error, about
+/// `f32::EPSILON / sin θ`, would exceed the angle itself), and its edges bound it
+/// within `sin θ` of their length instead.
+pub const FLAT_TRIANGLE_X8: f32 = 1e-10;
 
 /// Below this squared sine of the angle at the new vertex, the wide solve computes
 /// a triangle's normal at its largest angle instead: above it, the plain cross
 /// product's direction error is under ten ulps, which moves the distance far less
 /// than the queries' tolerances.
 pub const SLIVER_TRIANGLE_X8: f32 = 1e-2;
+
+/// The wide simplex solve takes the closest point of an edge as `w + t d` unless
+/// `|w|²` exceeds this many times the point's `|p|²`, then as the part of `w`
+/// orthogonal to the edge (gjk-simd only). The sum's rounding is a few ulps of
+/// `|w|`, so at `|w| = 64 |p|` it is about 1e-5 of `|p|` (on a par with the f32
+/// stalls of the curved cores); beyond, on long edges passing close to the origin,
+/// it grows until GJK stops on a point far from the true one.
+pub const EDGE_CANCELLATION_X8: f32 = 4096.0;
 
 /// Two segment cores whose directions' squared sine is below this are treated as
 /// parallel by the closed-form segment distance (gjk-simd only): its free

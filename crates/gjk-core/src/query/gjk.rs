@@ -113,7 +113,6 @@ where
     let mut simplex = Simplex::single(first);
     // `v` and the quantities compared with it are f64: see `Simplex::solve`.
     let mut v = first.w.as_dvec3();
-    let mut max_w_sq = first.w.as_dvec3().length_squared();
     let touch = touch as f64;
     let mut iterations = 1;
     let outcome = |simplex, v, cores_overlap, shapes_intersect, iterations, status| GjkOutcome {
@@ -154,10 +153,9 @@ where
         {
             return outcome(simplex, v, false, false, iterations, Status::Converged);
         }
-        max_w_sq = max_w_sq.max(w.w.as_dvec3().length_squared());
         let gap = vv - vw;
         let converged = gap <= GJK_RELATIVE_GAP as f64 * vv
-            || gap <= GJK_GAP_FLOOR as f64 * v_len * max_w_sq.sqrt();
+            || gap <= GJK_GAP_FLOOR as f64 * v_len * w.w.as_dvec3().length();
         if converged || simplex.contains(w.w) {
             let hit = matches!(goal, Goal::Boolean { reach } if v_len <= reach as f64);
             return outcome(simplex, v, false, hit, iterations, Status::Converged);

@@ -1,6 +1,6 @@
 //! The configuration space obstacle `A - B`, evaluated in A's frame.
 
-use glam::{Mat3, Vec3};
+use glam::{DMat3, DVec3, Mat3, Vec3};
 
 use crate::math::Pose;
 use crate::support::{CoreSymmetry, SupportMap};
@@ -33,13 +33,22 @@ pub(crate) struct AxialSection {
 }
 
 /// Support mapping of `core(A) - core(B)` with B expressed in A's frame.
+///
+/// B's pose relative to A's is taken in f64 from the two f32 poses, and B's
+/// support points are carried into A's frame in f64 before each coordinate of
+/// `w` is rounded to f32 once. An f32 relative pose rounds every component to an
+/// ulp of the offset's length: for a small shape beside a long one, a million
+/// units along it, that is a tenth of a unit across it too, where the gap is
+/// measured; in f64 each coordinate keeps its own ulp.
 pub(crate) struct Minkowski<'s, A: ?Sized, B: ?Sized> {
     a: &'s A,
     b: &'s B,
-    /// Rotation from B's frame to A's frame, and its inverse.
-    b_to_a: Mat3,
+    /// Rotation from B's frame to A's frame (f64), and its inverse (f32: it only
+    /// turns directions, whose rounding moves no support point off the shape).
+    b_to_a: DMat3,
     a_to_b: Mat3,
-    /// B's origin in A's frame.
+    /// B's origin in A's frame, in f64, and rounded to f32.
+    offset64: DVec3,
     pub offset: Vec3,
     hint_a: u32,
     hint_b: u32,
@@ -48,14 +57,17 @@ pub(crate) struct Minkowski<'s, A: ?Sized, B: ?Sized> {
 impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Minkowski<'s, A, B> {
     #[inline]
     pub fn new(a: &'s A, pose_a: &Pose, b: &'s B, pose_b: &Pose) -> Self {
-        let rel = pose_a.relative(pose_b);
-        let b_to_a = rel.rotation_matrix();
+        let inv = pose_a.rotation().as_dquat().conjugate();
+        let rotation = (inv * pose_b.rotation().as_dquat()).normalize();
+        let b_to_a = DMat3::from_quat(rotation);
+        let offset64 = inv * (pose_b.translation().as_dvec3() - pose_a.translation().as_dvec3());
         Self {
             a,
             b,
             b_to_a,
-            a_to_b: b_to_a.transpose(),
-            offset: rel.translation(),
+            a_to_b: b_to_a.transpose().as_mat3(),
+            offset64,
+            offset: offset64.as_vec3(),
             hint_a: 0,
             hint_b: 0,
         }
@@ -68,8 +80,12 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Minkowski<'s, A, B> {
         let b_local = self
             .b
             .support_core_hinted(self.a_to_b * -dir, &mut self.hint_b);
-        let b = self.b_to_a * b_local + self.offset;
-        SupportPoint { w: a - b, a, b }
+        let b = self.b_to_a * b_local.as_dvec3() + self.offset64;
+        SupportPoint {
+            w: (a.as_dvec3() - b).as_vec3(),
+            a,
+            b: b.as_vec3(),
+        }
     }
 
     /// Sum of the two margins: the cores' distance minus this is the shapes'.
@@ -87,7 +103,7 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Minkowski<'s, A, B> {
     /// radial direction spanning the plane, both unit vectors in A's frame, and
     /// how far B's tilt can move a support point out of the plane.
     pub fn axial_section(&self) -> Option<AxialSection> {
-        let axis_b = self.b_to_a.y_axis;
+        let axis_b = self.b_to_a.y_axis.as_vec3();
         let (axis, tilt) = match (self.a.core_symmetry(), self.b.core_symmetry()) {
             (CoreSymmetry::RevolutionY, CoreSymmetry::RevolutionY) => {
                 // B's core leaves A's axis by at most its radius times the sine

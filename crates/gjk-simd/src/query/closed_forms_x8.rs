@@ -111,13 +111,20 @@ fn segment_closest_points<A: SegmentCoreX8, B: SegmentCoreX8>(
     // partial derivatives of |c + t·u - s·e|² to zero: s = g + k·t, t = k·s - f,
     // with k = e·u, f = u·c, g = e·c; so s = (g - k·f) / (1 - k²), where
     // 1 - k² = u.x² + u.z² (u is a unit vector: no cancellation near parallel).
+    // The numerator is g (1 - k²) - k (u.x c.x + u.z c.z): written so, s is
+    // g - k (u.x c.x + u.z c.z) / (u.x² + u.z²), a ratio of two small terms of
+    // the same order. Formed as g - k·f instead, it subtracts two numbers of the
+    // size of the offset along the axis, whose rounding the small denominator
+    // then multiplies: on long, nearly parallel capsules (a thousand times longer
+    // than wide, 1e-4 rad apart) that moved the closest pair to the wrong end.
     let (k, f, g) = (u.y, u.dot(c), c.y);
     let denom = u.x * u.x + u.z * u.z;
+    let across = u.z.mul_add(c.z, u.x * c.x);
     // Parallel (or a point core): any s gives a closest pair once t and s are
     // clamped in turn; take the centre.
     let s_free = denom
         .gt(f32x8::splat(PARALLEL_SEGMENTS_SIN_SQ))
-        .select((g - k * f) / denom, zero);
+        .select(g - k * (across / denom), zero);
     let s1 = s_free.max(-ha).min(ha);
     // The closest t to A's point s1; if it leaves B's segment, clamp it and take
     // the closest s to that end (Ericson, Real-Time Collision Detection, 5.1.9).
