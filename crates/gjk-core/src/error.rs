@@ -79,12 +79,16 @@ pub enum PoseError {
     ZeroRotation,
 }
 
-/// Checks a size: finite, non-negative and at most [`MAX_SIZE`].
-pub(crate) fn size(
-    shape: &'static str,
-    field: &'static str,
-    value: f32,
-) -> Result<f32, ShapeError> {
+/// Checks a size: finite, non-negative and at most [`MAX_SIZE`]; the error names
+/// `shape` and `field`. Every constructor of this crate validates its sizes with
+/// it, and so do the wide twins of gjk-simd, lane by lane.
+///
+/// ```
+/// use gjk_core::error::check_size;
+/// assert_eq!(check_size("Ball", "radius", 0.0), Ok(0.0));
+/// assert!(check_size("Ball", "radius", -1.0).is_err());
+/// ```
+pub fn check_size(shape: &'static str, field: &'static str, value: f32) -> Result<f32, ShapeError> {
     if !value.is_finite() {
         Err(ShapeError::NotFinite { shape, field })
     } else if value < 0.0 {

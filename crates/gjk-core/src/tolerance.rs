@@ -15,6 +15,19 @@
 /// scale each pair to its own size).
 pub const MAX_SIZE: f32 = (1u64 << 60) as f32;
 
+/// The farthest B's origin may lie from A's, 2^126 (about 8.5e37): beyond, the
+/// pair's distance could approach the end of f32's range (2^128). Such a pair is `Status::InvalidInput` on the
+/// scalar and the wide path alike (its shapes are, in any case, farther apart
+/// than anything f32 measures near them).
+pub const MAX_OFFSET: f32 = (1u128 << 126) as f32;
+
+/// The wide GJK kernels scale each pair by a power of two to size one unless its
+/// size (its offset's largest coordinate, or its bounding radii, if larger) lies
+/// within this factor of one (gjk-simd only). Within it, products of six lengths,
+/// those of the f32 simplex solve's flatness tests, stay far from f32's range
+/// (2^96 of 2^127), and the standard pairs run exactly as unscaled.
+pub const UNSCALED_BAND_X8: f32 = 65536.0;
+
 /// Hard cap on GJK iterations (one support evaluation each). The standard pairs
 /// converge in 4 to 11; curved shapes near contact need the most. libccd's uncapped
 /// loop has hung users; a capped query reports `Status::IterationLimit` instead.

@@ -31,7 +31,8 @@ pub struct Contact {
 }
 
 /// The contact between `a` at `pose_a` and `b` at `pose_b`, or `None` when they are
-/// farther apart than `prediction` (a NaN or negative prediction counts as 0).
+/// farther apart than `prediction` (a NaN or negative prediction counts as 0) or
+/// than f32 measures ([`MAX_OFFSET`](crate::tolerance::MAX_OFFSET)).
 ///
 /// Separated or margin-only overlaps come straight from GJK on the cores; when the
 /// cores themselves overlap, EPA measures their penetration and the margins are
@@ -43,6 +44,9 @@ where
 {
     let prediction = prediction.max(0.0);
     let mut m = Minkowski::new(a, pose_a, b, pose_b);
+    if !m.in_range() {
+        return None;
+    }
     let (ma, mb) = m.margins();
     let touch = TOUCH_TOLERANCE * m.scale();
     let out = run(&mut m, Goal::Distance);

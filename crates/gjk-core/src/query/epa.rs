@@ -201,31 +201,34 @@ where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
+    // In f64, like the faces: the squared lengths of the cross products below are
+    // of the fourth power of the shapes' size, beyond f32 from 1e19 on.
+    let touch = f64::from(touch);
+    let at = |p: &SupportPoint| p.w.as_dvec3();
     if verts.len() == 4 {
-        let touch = f64::from(touch);
         if volume6(verts).abs() > touch * touch * touch {
             return Ok(());
         }
         // GJK's tetrahedron is flat within rounding: keep its best triangle.
         verts.truncate(3);
     }
-    let mut probe = |d: Vec3, iterations: &mut u32| {
+    let mut probe = |d: DVec3, iterations: &mut u32| {
         *iterations += 1;
-        m.support(d)
+        m.support(d.as_vec3())
     };
     if verts.len() == 1 {
         let axes = [
-            Vec3::X,
-            Vec3::NEG_X,
-            Vec3::Y,
-            Vec3::NEG_Y,
-            Vec3::Z,
-            Vec3::NEG_Z,
+            DVec3::X,
+            DVec3::NEG_X,
+            DVec3::Y,
+            DVec3::NEG_Y,
+            DVec3::Z,
+            DVec3::NEG_Z,
         ];
-        let origin = verts[0].w;
+        let origin = at(&verts[0]);
         let found = axes.iter().find_map(|&d| {
             let p = probe(d, iterations);
-            (p.w.distance(origin) > touch).then_some(p)
+            (at(&p).distance(origin) > touch).then_some(p)
         });
         match found {
             Some(p) => verts.push(p),
@@ -233,19 +236,20 @@ where
         }
     }
     if verts.len() == 2 {
-        let axis = (verts[1].w - verts[0].w).normalize();
+        let (p0, p1) = (at(&verts[0]), at(&verts[1]));
+        let axis = (p1 - p0).normalize();
         let u = axis.any_orthonormal_vector();
         let v = axis.cross(u);
-        let line_distance = |p: Vec3| {
-            let r = p - verts[0].w;
+        let line_distance = |p: DVec3| {
+            let r = p - p0;
             (r - axis * r.dot(axis)).length()
         };
         let mut found = None;
         for k in 0..6 {
-            let angle = k as f32 * std::f32::consts::FRAC_PI_3;
+            let angle = k as f64 * std::f64::consts::FRAC_PI_3;
             let d = u * angle.cos() + v * angle.sin();
             let p = probe(d, iterations);
-            if line_distance(p.w) > touch {
+            if line_distance(at(&p)) > touch {
                 found = Some(p);
                 break;
             }
@@ -255,15 +259,16 @@ where
             None => return Err(degenerate(m, verts, *iterations)),
         }
     }
-    let n = (verts[1].w - verts[0].w)
-        .cross(verts[2].w - verts[0].w)
+    let p0 = at(&verts[0]);
+    let n = (at(&verts[1]) - p0)
+        .cross(at(&verts[2]) - p0)
         .normalize_or_zero();
-    if n == Vec3::ZERO {
+    if n == DVec3::ZERO {
         return Err(degenerate(m, verts, *iterations));
     }
     let up = probe(n, iterations);
     let down = probe(-n, iterations);
-    let (h_up, h_down) = (n.dot(up.w - verts[0].w), -n.dot(down.w - verts[0].w));
+    let (h_up, h_down) = (n.dot(at(&up) - p0), -n.dot(at(&down) - p0));
     let (p, h) = if h_up >= h_down {
         (up, h_up)
     } else {

@@ -184,13 +184,21 @@ where
 }
 
 /// Full report of the boolean test: whether `a` at `pose_a` and `b` at `pose_b`
-/// overlap or touch, with the iteration count and status.
+/// overlap or touch, with the iteration count and status (`InvalidInput`, not
+/// intersecting, for a pair beyond [`MAX_OFFSET`](crate::tolerance::MAX_OFFSET)).
 pub fn intersection<A, B>(a: &A, pose_a: &Pose, b: &B, pose_b: &Pose) -> Intersection
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
     let mut m = Minkowski::new(a, pose_a, b, pose_b);
+    if !m.in_range() {
+        return Intersection {
+            intersecting: false,
+            iterations: 0,
+            status: Status::InvalidInput,
+        };
+    }
     let (ma, mb) = m.margins();
     let reach = ma + mb + TOUCH_TOLERANCE * m.scale();
     let out = run(&mut m, Goal::Boolean { reach });
@@ -216,13 +224,25 @@ where
 /// Distance and closest points between `a` at `pose_a` and `b` at `pose_b`.
 ///
 /// GJK runs on the cores in A's frame; the margins are subtracted afterwards and
-/// the witness points pushed out along the normal by each shape's margin.
+/// the witness points pushed out along the normal by each shape's margin. A pair
+/// whose offset in A's frame exceeds [`MAX_OFFSET`](crate::tolerance::MAX_OFFSET)
+/// on some axis is `Status::InvalidInput`, with a NaN distance and NaN points.
 pub fn distance<A, B>(a: &A, pose_a: &Pose, b: &B, pose_b: &Pose) -> Distance
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
     let mut m = Minkowski::new(a, pose_a, b, pose_b);
+    if !m.in_range() {
+        return Distance {
+            distance: f32::NAN,
+            point_a: Vec3::NAN,
+            point_b: Vec3::NAN,
+            normal: Vec3::ZERO,
+            iterations: 0,
+            status: Status::InvalidInput,
+        };
+    }
     let (ma, mb) = m.margins();
     let touch = TOUCH_TOLERANCE * m.scale();
     let out = run(&mut m, Goal::Distance);

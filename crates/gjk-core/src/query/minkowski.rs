@@ -4,6 +4,7 @@ use glam::{DMat3, DVec3, Mat3, Vec3};
 
 use crate::math::Pose;
 use crate::support::{CoreSymmetry, SupportMap};
+use crate::tolerance::MAX_OFFSET;
 
 /// A point of the Minkowski difference of the two *cores*, with the support points
 /// of A and B (both in A's frame) that produced it; the queries need them to
@@ -71,6 +72,13 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Minkowski<'s, A, B> {
             hint_a: 0,
             hint_b: 0,
         }
+    }
+
+    /// Whether B's origin lies within [`MAX_OFFSET`] of A's, so that every
+    /// distance of the pair is an f32.
+    #[inline]
+    pub fn in_range(&self) -> bool {
+        self.offset64.length() <= f64::from(MAX_OFFSET)
     }
 
     /// The point of `core(A) - core(B)` farthest along `dir`.

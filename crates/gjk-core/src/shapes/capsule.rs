@@ -2,7 +2,7 @@
 
 use glam::Vec3;
 
-use crate::error::{ShapeError, size};
+use crate::error::{ShapeError, check_size};
 use crate::math::Aabb;
 use crate::math::Pose;
 use crate::support::{CoreSymmetry, SupportMap};
@@ -22,8 +22,8 @@ impl Capsule {
     #[inline]
     pub fn new(half_height: f32, radius: f32) -> Result<Self, ShapeError> {
         Ok(Self {
-            half_height: size("Capsule", "half_height", half_height)?,
-            radius: size("Capsule", "radius", radius)?,
+            half_height: check_size("Capsule", "half_height", half_height)?,
+            radius: check_size("Capsule", "radius", radius)?,
         })
     }
 

@@ -3,7 +3,7 @@
 use glam::Vec3;
 
 use super::cylinder::disc_support;
-use crate::error::{ShapeError, size};
+use crate::error::{ShapeError, check_size};
 use crate::math::Aabb;
 use crate::math::Pose;
 use crate::support::{CoreSymmetry, SupportMap, disc_extents};
@@ -23,8 +23,8 @@ impl Cone {
     #[inline]
     pub fn new(half_height: f32, radius: f32) -> Result<Self, ShapeError> {
         Ok(Self {
-            half_height: size("Cone", "half_height", half_height)?,
-            radius: size("Cone", "radius", radius)?,
+            half_height: check_size("Cone", "half_height", half_height)?,
+            radius: check_size("Cone", "radius", radius)?,
         })
     }
 

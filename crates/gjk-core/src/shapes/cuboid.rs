@@ -2,7 +2,7 @@
 
 use glam::Vec3;
 
-use crate::error::{ShapeError, size};
+use crate::error::{ShapeError, check_size};
 use crate::math::Aabb;
 use crate::math::Pose;
 use crate::support::SupportMap;
@@ -19,9 +19,9 @@ impl Cuboid {
     /// segment or a point.
     #[inline]
     pub fn new(half_extents: Vec3) -> Result<Self, ShapeError> {
-        size("Cuboid", "half_extents.x", half_extents.x)?;
-        size("Cuboid", "half_extents.y", half_extents.y)?;
-        size("Cuboid", "half_extents.z", half_extents.z)?;
+        check_size("Cuboid", "half_extents.x", half_extents.x)?;
+        check_size("Cuboid", "half_extents.y", half_extents.y)?;
+        check_size("Cuboid", "half_extents.z", half_extents.z)?;
         Ok(Self { half_extents })
     }
 

@@ -2,7 +2,7 @@
 
 use glam::Vec3;
 
-use crate::error::{ShapeError, size};
+use crate::error::{ShapeError, check_size};
 use crate::math::Aabb;
 use crate::math::Pose;
 use crate::support::{CoreSymmetry, SupportMap};
@@ -23,7 +23,7 @@ impl<S: SupportMap> Rounded<S> {
     pub fn new(inner: S, radius: f32) -> Result<Self, ShapeError> {
         Ok(Self {
             inner,
-            radius: size("Rounded", "radius", radius)?,
+            radius: check_size("Rounded", "radius", radius)?,
         })
     }
 

@@ -2,7 +2,7 @@
 
 use glam::Vec3;
 
-use crate::error::{ShapeError, size};
+use crate::error::{ShapeError, check_size};
 use crate::math::Aabb;
 use crate::math::Pose;
 use crate::support::{CoreSymmetry, SupportMap};
@@ -20,7 +20,7 @@ impl Sphere {
     #[inline]
     pub fn new(radius: f32) -> Result<Self, ShapeError> {
         Ok(Self {
-            radius: size("Sphere", "radius", radius)?,
+            radius: check_size("Sphere", "radius", radius)?,
         })
     }
 

@@ -12,7 +12,7 @@ use gjk_core::tolerance::{PARALLEL_SEGMENTS_SIN_SQ, TOUCH_TOLERANCE};
 use wide::f32x8;
 
 use super::gjk_x8::{CoreClosest, DistanceX8, IntersectionX8, finish_distance};
-use super::minkowski_x8::{pair_frame, shapes_finite};
+use super::minkowski_x8::{offset_in_range, pair_frame, pair_scale, shapes_finite};
 use super::status_x8::statuses;
 use crate::math::{CmpX8, MaskX8, PoseX8, Vec3X8};
 use crate::shapes::{CapsuleX8, RoundedX8, SphereX8};
@@ -35,7 +35,7 @@ impl SegmentCoreX8 for SphereX8 {
 impl SegmentCoreX8 for CapsuleX8 {
     #[inline(always)]
     fn half_segment(&self) -> f32x8 {
-        self.half_height
+        self.half_height()
     }
 }
 
@@ -72,7 +72,7 @@ fn closest_cores<A: SegmentCoreX8, B: SegmentCoreX8>(
         let valid = lanes
             & pose_a.finite()
             & pose_b.finite()
-            & (core_b - core_a).finite()
+            & offset_in_range(core_b - core_a)
             & shapes_finite(a, b);
         (core_a, core_b, valid)
     } else {
@@ -80,8 +80,17 @@ fn closest_cores<A: SegmentCoreX8, B: SegmentCoreX8>(
     };
     let v = core_a - core_b;
     let vv = v.length_squared();
+    let mut length = vv.sqrt();
+    // |v|² leaves f32's range beyond 1.8e19 (two balls posed that far apart) and
+    // loses its digits below 1e-19: there the length is taken of `v` scaled by a
+    // power of two (a uniform branch).
+    let extreme = valid & !(vv.finite() & vv.ge(f32x8::splat(f32::MIN_POSITIVE)));
+    if extreme.any() {
+        let s = pair_scale(v.abs().max_element());
+        length = extreme.select((v * s).length() / s, length);
+    }
     // The cores overlap (touch) within the touch tolerance, as in GJK.
-    let core_distance = vv.le(touch * touch).select(zero, vv.sqrt());
+    let core_distance = length.le(touch).select(zero, length);
     let cores = CoreClosest {
         core_a,
         core_b,

@@ -301,7 +301,10 @@ pub fn intersects_x8<A: SupportMapX8, B: SupportMapX8>(
     let scale = a.bounding_radius() + b.bounding_radius();
     let touch = f32x8::splat(TOUCH_TOLERANCE) * scale;
     let reach = a.margin() + b.margin() + touch;
-    let out = run::<A, B, true, false>(&m, valid, touch, reach);
+    // The loop sees the pair scaled (see `MinkowskiX8::scale`): so must its
+    // tolerances. Its verdict needs no unscaling.
+    let s = m.scale();
+    let out = run::<A, B, true, false>(&m, valid, touch * s, reach * s);
     IntersectionX8 {
         intersecting: out.shapes_intersect & valid,
         iterations: iteration_counts(out.iterations),
@@ -327,7 +330,10 @@ pub fn distance_x8<A: SupportMapX8, B: SupportMapX8>(
     let (ma, mb) = (a.margin(), b.margin());
     let scale = a.bounding_radius() + b.bounding_radius();
     let touch = f32x8::splat(TOUCH_TOLERANCE) * scale;
-    let out = run::<A, B, false, true>(&m, valid, touch, zero);
+    // The loop sees the pair scaled (see `MinkowskiX8::scale`), and so its
+    // tolerance; its points and `v` are scaled back below, exactly.
+    let s = m.scale();
+    let out = run::<A, B, false, true>(&m, valid, touch * s, zero);
 
     let (mut core_a, mut core_b) = out.simplex.witnesses();
     // An enclosing tetrahedron's weights are recomputed in f64 from its f32
@@ -349,11 +355,13 @@ pub fn distance_x8<A: SupportMapX8, B: SupportMapX8>(
         }
     }
 
-    let core_distance = out.cores_overlap.select(zero, out.v.length());
+    let unscale = f32x8::ONE / s;
+    let v = out.v * unscale;
+    let core_distance = out.cores_overlap.select(zero, out.v.length() * unscale);
     let cores = CoreClosest {
-        core_a,
-        core_b,
-        v: out.v,
+        core_a: core_a * unscale,
+        core_b: core_b * unscale,
+        v,
         core_distance,
     };
     let margins = (ma, mb);
