@@ -76,7 +76,7 @@ where
     let n = if core_distance > 0.0 {
         out.normal()
     } else {
-        m.offset.try_normalize().unwrap_or(Vec3::Y)
+        m.towards_b().unwrap_or(Vec3::Y)
     };
     let (core_a, core_b) = out.simplex.witnesses();
     let (point_a, point_b) = dilate(n, core_a, core_b, (ma, mb));

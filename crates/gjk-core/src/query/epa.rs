@@ -324,11 +324,7 @@ where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
-    let preferred = if m.offset.length_squared() > 0.0 {
-        m.offset.normalize()
-    } else {
-        Vec3::Y
-    };
+    let preferred = m.towards_b().unwrap_or(Vec3::Y);
     // The set's extent: its two farthest points, and the point farthest from
     // their line (a point listed twice adds nothing).
     let mut ends = (0, 0, 0.0f32);

@@ -104,11 +104,7 @@ where
     let touch = TOUCH_TOLERANCE * m.scale();
     // Start from the support along the line between the centres: for separated
     // shapes it is already close to the closest feature.
-    let first_dir = if m.offset.length_squared() > 0.0 {
-        m.offset
-    } else {
-        Vec3::X
-    };
+    let first_dir = m.towards_b().unwrap_or(Vec3::X);
     let first: SupportPoint = m.support(first_dir);
     let mut simplex = Simplex::single(first);
     // `v` and the quantities compared with it are f64: see `Simplex::solve`.
@@ -143,7 +139,9 @@ where
             return outcome(simplex, v, false, hit, iterations, Status::IterationLimit);
         }
 
-        let w = m.support(-v.as_vec3());
+        // A unit direction: shapes square its components (a disc's support), and
+        // `v` of a pair posed 1e20 apart would overflow them.
+        let w = m.support((-v / v_len).as_vec3());
         iterations += 1;
         let vw = v.dot(w.w.as_dvec3());
         // `v·w / |v|` is a lower bound of the cores' distance: the plane through w

@@ -81,6 +81,13 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Minkowski<'s, A, B> {
         self.offset64.length() <= f64::from(MAX_OFFSET)
     }
 
+    /// The unit direction from A's origin to B's, if they differ (in f64: the
+    /// offset's square may leave f32's range).
+    #[inline]
+    pub fn towards_b(&self) -> Option<Vec3> {
+        self.offset64.try_normalize().map(|d| d.as_vec3())
+    }
+
     /// The point of `core(A) - core(B)` farthest along `dir`.
     #[inline]
     pub fn support(&mut self, dir: Vec3) -> SupportPoint {
