@@ -100,6 +100,11 @@ pub(crate) fn quickhull(input: &[Vec3]) -> Result<HullMesh, ShapeError> {
             .filter(|(i, _)| !flat.contains(i))
             .map(|(_, v)| *v)
             .collect();
+        if kept.len() < 4 {
+            // Every corner of a sliver can look flat at its own tolerance: keep
+            // the hull as built rather than lose it.
+            break;
+        }
         let kept_points: Vec<DVec3> = kept.iter().map(|p| p.as_dvec3()).collect();
         // The corners of a solid stay: it stays a solid of about the same
         // thickness, built with the same tolerance.
