@@ -32,7 +32,8 @@ pub struct Contact {
 }
 
 /// The contact between `a` at `pose_a` and `b` at `pose_b`, or `None` when they are
-/// farther apart than `prediction` (a NaN or negative prediction counts as 0).
+/// farther apart than `prediction` (a NaN or negative prediction counts as 0) or
+/// than f32 measures ([`MAX_OFFSET`](crate::tolerance::MAX_OFFSET)).
 ///
 /// Separated or margin-only overlaps come straight from GJK on the cores; when the
 /// cores themselves overlap, EPA measures their penetration and the margins are
@@ -65,39 +66,48 @@ where
 {
     let prediction = prediction.max(0.0);
     let mut m = Minkowski::new(a, pose_a, b, pose_b);
+    if !m.in_range() {
+        return None;
+    }
     let (ma, mb) = m.margins();
     let touch = TOUCH_TOLERANCE * m.scale();
     let out = run(&mut m, Goal::Distance);
     let world_point = |p: Vec3| pose_a.transform_point(p);
 
-    if !out.cores_overlap {
-        let core_distance = out.v.length() as f32;
-        let gap = core_distance - ma - mb;
-        if gap > prediction.max(touch) {
-            return None;
-        }
-        let n = out.normal();
-        let (core_a, core_b) = out.simplex.witnesses();
-        let (point_a, point_b) = dilate(n, core_a, core_b, (ma, mb));
+    if out.cores_overlap
+        && let Some(pen) = penetration(&mut m, &out.simplex, touch)
+    {
+        let n = pen.normal;
+        let (point_a, point_b) = dilate(n, pen.point_a, pen.point_b, (ma, mb));
         return Some(Contact {
-            depth: -gap,
+            depth: pen.depth + ma + mb,
             normal: pose_a.transform_vector(n),
             point_a: world_point(point_a),
             point_b: world_point(point_b),
-            iterations: out.iterations,
-            status: out.status,
+            iterations: out.iterations + pen.iterations,
+            status: pen.status,
         });
     }
-
-    let pen = penetration(&mut m, &out.simplex, touch);
-    let n = pen.normal;
-    let (point_a, point_b) = dilate(n, pen.point_a, pen.point_b, (ma, mb));
+    // Apart, or within the touch tolerance of each other without a polytope
+    // around the origin for EPA to start from: GJK's closest points decide.
+    let core_distance = out.v.length() as f32;
+    let gap = core_distance - ma - mb;
+    if gap > prediction.max(touch) {
+        return None;
+    }
+    let n = if core_distance > 0.0 {
+        out.normal()
+    } else {
+        m.towards_b().unwrap_or(Vec3::Y)
+    };
+    let (core_a, core_b) = out.simplex.witnesses();
+    let (point_a, point_b) = dilate(n, core_a, core_b, (ma, mb));
     Some(Contact {
-        depth: pen.depth + ma + mb,
+        depth: -gap,
         normal: pose_a.transform_vector(n),
         point_a: world_point(point_a),
         point_b: world_point(point_b),
-        iterations: out.iterations + pen.iterations,
-        status: pen.status,
+        iterations: out.iterations,
+        status: out.status,
     })
 }

@@ -21,8 +21,9 @@ pub enum Status {
     /// The geometry left no well-defined next step (a flat Minkowski difference, a
     /// zero-area EPA face, a non-finite intermediate); the answer is the best so far.
     Degenerate,
-    /// The input held NaN or infinite values, so no answer was computed. gjk-core's
-    /// validated shapes and poses cannot produce it; the wide kernels, which accept
-    /// raw lane data, report it per lane.
+    /// The input held NaN or infinite values, or placed the shapes farther apart
+    /// than f32 measures ([`MAX_OFFSET`](crate::tolerance::MAX_OFFSET)), so no
+    /// answer was computed. gjk-core's validated shapes and poses produce only the
+    /// second; the wide kernels, which accept raw lane data, report both per lane.
     InvalidInput,
 }

@@ -129,8 +129,8 @@ impl EarlyOuts for DistanceQuery {
     ) -> BoundsVerdictX8 {
         let (rot_a, rot_b) = (pose_a.rotation_matrix(), pose_b.rotation_matrix());
         let (overlapping, inside) = box_box_overlap_x8(
-            (a.inner.half_extents, &rot_a, pose_a.translation),
-            (b.inner.half_extents, &rot_b, pose_b.translation),
+            (a.inner.half_extents(), &rot_a, pose_a.translation),
+            (b.inner.half_extents(), &rot_b, pose_b.translation),
         );
         BoundsVerdictX8 {
             apart: MaskX8::NONE,

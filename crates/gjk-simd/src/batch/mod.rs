@@ -109,7 +109,9 @@ fn run_query<Q: BatchQuery, S: Borrow<Shape> + Sync>(
             // of the remaining blocks (rayon's join), so a thread that wakes late
             // still finds work. Blocks stay large, so that a mixed block's buckets
             // fill whole batches.
-            let task = 8 * batches_per_task.max(1);
+            // Options are input too: a task of more batches than there are pairs
+            // is one task a bucket, and must not overflow (saturating).
+            let task = batches_per_task.max(1).saturating_mul(8);
             (0..n.div_ceil(BLOCK))
                 .into_par_iter()
                 .with_max_len(1)
