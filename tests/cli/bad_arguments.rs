@@ -63,7 +63,7 @@ fn shapes_and_scene_files() {
     .unwrap();
     refused(
         &["run", "--scene", scene.to_str().unwrap()],
-        "Sphere: `radius` must be > 0",
+        "Sphere: `radius` must be >= 0",
     );
     std::fs::write(
         &scene,

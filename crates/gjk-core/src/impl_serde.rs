@@ -291,20 +291,17 @@ mod tests {
     fn invalid_data_is_refused_with_the_constructors_message() {
         let cases = [
             (
-                r#"{"kind":"sphere","radius":0}"#,
-                "Sphere: `radius` must be > 0",
+                r#"{"kind":"sphere","radius":-0.5}"#,
+                "Sphere: `radius` must be >= 0",
             ),
             (
                 r#"{"kind":"cuboid","half_extents":[1,-1,1]}"#,
                 "half_extents.y",
             ),
+            (r#"{"kind":"convex_hull","points":[]}"#, "at least 1 point"),
             (
-                r#"{"kind":"convex_hull","points":[[0,0,0],[1,0,0],[0,1,0]]}"#,
-                "at least 4 points",
-            ),
-            (
-                r#"{"kind":"convex_hull","points":[[0,0,0],[1,0,0],[0,1,0],[1,1,0]]}"#,
-                "a hull needs volume",
+                r#"{"kind":"cylinder","half_height":1e30,"radius":1}"#,
+                "Cylinder: `half_height` must be at most",
             ),
             (
                 r#"{"kind":"rounded","inner":{"kind":"cone","half_height":1,"radius":-2},"radius":0.1}"#,
