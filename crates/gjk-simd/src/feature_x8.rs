@@ -47,6 +47,15 @@ pub(crate) fn face_rank(index: f32x8) -> f32x8 {
     index + f32x8::splat(3.0 * KIND_STEP)
 }
 
+/// The [`FeatureId`] bits of each lane's rank (kind in the top two bits).
+#[inline(always)]
+pub(crate) fn id_bits(rank: f32x8) -> [u32; 8] {
+    let kind = (rank * f32x8::splat(1.0 / KIND_STEP)).floor();
+    let index = (rank - kind * f32x8::splat(KIND_STEP)).round_int();
+    let bits = (kind.round_int() << 30u32) | index;
+    bits.to_array().map(|b| b as u32)
+}
+
 /// The id a rank stands for.
 #[inline]
 pub(crate) fn feature_id(rank: f32) -> FeatureId {

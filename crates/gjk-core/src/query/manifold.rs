@@ -106,6 +106,7 @@ impl Manifold {
     /// let m = Manifold::new(Vec3::Y, &[p], 4, Status::Converged);
     /// assert_eq!((m.len(), m.max_depth()), (1, 0.1));
     /// ```
+    #[inline]
     pub fn new(normal: Vec3, points: &[ManifoldPoint], iterations: u32, status: Status) -> Self {
         let mut m = Manifold {
             normal,

@@ -8,7 +8,6 @@ use wide::f32x8;
 
 use super::dispatch::peel;
 use crate::math::{PoseX8, QuatX8, Vec3X8};
-use crate::query::manifold_x8::ScalarLanes;
 use crate::shapes::{LaneShape, RoundedX8};
 
 /// The pairs of one call.
@@ -85,18 +84,3 @@ pub(super) fn pack_batch<SA: LaneShape, SB: LaneShape, S: Borrow<Shape>>(
     )
 }
 
-/// The scalar shapes (unpeeled) and poses of the pairs `batch`, lanes past its
-/// end repeating lane 0: what the wide manifold hands to the scalar reference.
-#[inline(always)]
-pub(super) fn scalar_lanes<'s, S: Borrow<Shape>>(
-    inputs: &Inputs<'s, S>,
-    batch: &[u32],
-) -> ScalarLanes<'s> {
-    let at = |k: usize| *batch.get(k).unwrap_or(&batch[0]) as usize;
-    ScalarLanes {
-        shapes_a: std::array::from_fn(|k| inputs.shapes_a[at(k)].borrow()),
-        poses_a: std::array::from_fn(|k| inputs.poses_a[at(k)]),
-        shapes_b: std::array::from_fn(|k| inputs.shapes_b[at(k)].borrow()),
-        poses_b: std::array::from_fn(|k| inputs.poses_b[at(k)]),
-    }
-}

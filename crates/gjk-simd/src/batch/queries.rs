@@ -5,12 +5,12 @@
 use std::borrow::Borrow;
 use std::cell::RefCell;
 
-use gjk_core::{Distance, Intersection, Manifold, ManifoldScratch, Shape};
+use gjk_core::{Distance, Intersection, Manifold, ManifoldScratch, Shape, manifold_from_contact};
 use wide::f32x8;
 
 use super::early_outs::EarlyOuts;
 use super::output::OutSlots;
-use super::pack::{Inputs, scalar_lanes};
+use super::pack::Inputs;
 use crate::feature_x8::FeatureMapX8;
 use crate::math::MaskX8;
 use crate::query::closed_forms_x8::{
@@ -215,12 +215,24 @@ impl ManifoldQuery {
         out: &OutSlots<Option<Manifold>>,
     ) {
         let lanes = MaskX8::first(batch.len());
-        let scalar = scalar_lanes(inputs, batch);
-        SCRATCH.with_borrow_mut(|scratch| {
-            manifold_lanes_x8(p, c, self.prediction, lanes, &scalar, scratch, |k, m| {
-                // SAFETY: exclusive by the caller's contract.
-                unsafe { out.write(batch[k] as usize, m) };
-            });
+        // The lanes left to the scalar reference run it on the caller's shapes.
+        let reference = |k: usize, c: &gjk_core::Contact, prediction: f32| {
+            let i = batch[k] as usize;
+            SCRATCH.with_borrow_mut(|scratch| {
+                manifold_from_contact(
+                    inputs.shapes_a[i].borrow(),
+                    &inputs.poses_a[i],
+                    inputs.shapes_b[i].borrow(),
+                    &inputs.poses_b[i],
+                    c,
+                    prediction,
+                    scratch,
+                )
+            })
+        };
+        manifold_lanes_x8(p, c, self.prediction, lanes, reference, |k, m| {
+            // SAFETY: exclusive by the caller's contract.
+            unsafe { out.write(batch[k] as usize, m) };
         });
     }
 }

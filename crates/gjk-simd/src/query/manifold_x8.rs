@@ -26,8 +26,10 @@ use gjk_core::tolerance::{
     MANIFOLD_MIN_FACE_ALIGNMENT, MANIFOLD_PARALLEL_SEGMENTS_SIN, MANIFOLD_REFERENCE_BIAS,
     MANIFOLD_RELATIVE_TOLERANCE,
 };
+use gjk_core::glam::Vec3;
 use gjk_core::{
-    ContactId, Manifold, ManifoldPoint, ManifoldScratch, Pose, Shape, manifold_from_contact,
+    Contact, ContactId, FeatureId, Manifold, ManifoldPoint, ManifoldScratch, Pose, Shape,
+    manifold_from_contact,
 };
 use wide::f32x8;
 
@@ -37,7 +39,7 @@ use super::clip_x8::{
 };
 use super::contact_x8::ContactX8;
 use super::reduce_x8::{ReducedX8, reduce_x8};
-use crate::feature_x8::{FeatureMapX8, FeatureX8, feature_id};
+use crate::feature_x8::{FeatureMapX8, FeatureX8, id_bits};
 use crate::math::{CmpX8, MaskX8, PoseX8, Vec3X8};
 
 /// The scalar shapes and poses the eight lanes were packed from: the lanes the
@@ -108,15 +110,20 @@ pub fn manifold_x8<A: FeatureMapX8, B: FeatureMapX8>(
         b,
         pose_b,
     };
-    manifold_lanes_x8(
-        &pair,
-        contact,
-        prediction,
-        lanes,
-        scalar,
-        scratch,
-        |k, m| out[k] = m,
-    );
+    let reference = |k: usize, c: &Contact, prediction: f32| {
+        manifold_from_contact(
+            scalar.shapes_a[k],
+            &scalar.poses_a[k],
+            scalar.shapes_b[k],
+            &scalar.poses_b[k],
+            c,
+            prediction,
+            scratch,
+        )
+    };
+    manifold_lanes_x8(&pair, contact, prediction, lanes, reference, |k, m| {
+        out[k] = m
+    });
     out
 }
 
@@ -128,16 +135,16 @@ pub(crate) struct PairX8<'s, A, B> {
     pub pose_b: &'s PoseX8,
 }
 
-/// [`manifold_x8`] handing each lane of `lanes` to `emit` (lane, manifold)
-/// instead of collecting them.
+/// [`manifold_x8`] with the scalar reference as a function of the lane, its
+/// contact and the prediction (`reference`, called for the lanes the wide stage
+/// leaves to it), handing each lane of `lanes` to `emit` (lane, manifold).
 #[inline(always)]
 pub(crate) fn manifold_lanes_x8<A: FeatureMapX8, B: FeatureMapX8>(
     pair: &PairX8<'_, A, B>,
     contact: &ContactX8,
     prediction: f32,
     lanes: MaskX8,
-    scalar: &ScalarLanes<'_>,
-    scratch: &mut ManifoldScratch,
+    mut reference: impl FnMut(usize, &Contact, f32) -> Manifold,
     mut emit: impl FnMut(usize, Option<Manifold>),
 ) {
     let active = lanes & contact.in_contact;
@@ -152,27 +159,19 @@ pub(crate) fn manifold_lanes_x8<A: FeatureMapX8, B: FeatureMapX8>(
     let (wide, built) = build_x8(pair, contact, prediction, active);
     let fallback = active.and_not(wide).bitmask();
     let active = active.bitmask();
-    let lane_points = built.lanes();
+    let rows = built.rows();
     let normal = contact.normal.to_array();
     for k in (0..8).filter(|k| bits >> k & 1 == 1) {
         let m = if active >> k & 1 == 0 {
             None
         } else if fallback >> k & 1 == 1 {
             let c = contact.lane(k).expect("an active lane is in contact");
-            Some(manifold_from_contact(
-                scalar.shapes_a[k],
-                &scalar.poses_a[k],
-                scalar.shapes_b[k],
-                &scalar.poses_b[k],
-                &c,
-                prediction,
-                scratch,
-            ))
+            Some(reference(k, &c, prediction))
         } else {
-            let (points, len) = &lane_points[k];
+            let (points, len) = rows.lane(k);
             Some(Manifold::new(
                 normal[k],
-                &points[..*len],
+                &points[..len],
                 contact.iterations[k],
                 contact.status[k],
             ))
@@ -189,36 +188,55 @@ struct BuiltX8 {
     id_a: [f32x8; 4],
     id_b: [f32x8; 4],
     len: f32x8,
+    /// Slots that may hold a point in some lane.
+    slots: usize,
+}
+
+/// [`BuiltX8`] stored lane by lane: per slot, seven float rows (point on A,
+/// point on B, depth) and two rows of id bits.
+struct RowsX8 {
+    floats: [[[f32; 8]; 7]; 4],
+    ids: [[[u32; 8]; 2]; 4],
+    len: [f32; 8],
+}
+
+impl RowsX8 {
+    /// Lane `k`'s points and count.
+    #[inline(always)]
+    fn lane(&self, k: usize) -> ([ManifoldPoint; 4], usize) {
+        let n = (self.len[k] as usize).min(4);
+        let mut points = [ManifoldPoint::default(); 4];
+        for (s, p) in points.iter_mut().enumerate().take(n) {
+            let f = &self.floats[s];
+            *p = ManifoldPoint {
+                point_a: Vec3::new(f[0][k], f[1][k], f[2][k]),
+                point_b: Vec3::new(f[3][k], f[4][k], f[5][k]),
+                depth: f[6][k],
+                id: ContactId {
+                    a: FeatureId::from_bits(self.ids[s][0][k]),
+                    b: FeatureId::from_bits(self.ids[s][1][k]),
+                },
+            };
+        }
+        (points, n)
+    }
 }
 
 impl BuiltX8 {
-    /// Each lane's points and count.
-    fn lanes(&self) -> [([ManifoldPoint; 4], usize); 8] {
-        let pa = self.point_a.map(|v| v.to_array());
-        let pb = self.point_b.map(|v| v.to_array());
-        let depth = self.depth.map(|v| v.to_array());
-        let ia = self.id_a.map(|v| v.to_array());
-        let ib = self.id_b.map(|v| v.to_array());
-        let len = self.len.to_array();
-        std::array::from_fn(|k| {
-            let n = (len[k] as usize).min(4);
-            let points = std::array::from_fn(|s| {
-                if s < n {
-                    ManifoldPoint {
-                        point_a: pa[s][k],
-                        point_b: pb[s][k],
-                        depth: depth[s][k],
-                        id: ContactId {
-                            a: feature_id(ia[s][k]),
-                            b: feature_id(ib[s][k]),
-                        },
-                    }
-                } else {
-                    ManifoldPoint::default()
-                }
-            });
-            (points, n)
-        })
+    /// The slots stored lane by lane, ids as [`FeatureId`] bits.
+    #[inline(always)]
+    fn rows(&self) -> RowsX8 {
+        let mut rows = RowsX8 {
+            floats: [[[0.0; 8]; 7]; 4],
+            ids: [[[0; 8]; 2]; 4],
+            len: self.len.to_array(),
+        };
+        for s in 0..self.slots {
+            let (pa, pb) = (self.point_a[s], self.point_b[s]);
+            rows.floats[s] = [pa.x, pa.y, pa.z, pb.x, pb.y, pb.z, self.depth[s]].map(|v| v.to_array());
+            rows.ids[s] = [id_bits(self.id_a[s]), id_bits(self.id_b[s])];
+        }
+        rows
     }
 }
 
@@ -337,6 +355,7 @@ fn finish(
         id_a: r.id_a,
         id_b: r.id_b,
         len,
+        slots,
     };
     for s in 0..slots {
         built.point_a[s] = pose_a.transform_point_glam(r.a[s] + n * ma);
