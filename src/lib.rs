@@ -26,10 +26,21 @@
 //! # let _ = floor;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! Features: `serde` (on by default through `cli`) derives `Serialize` and
+//! `Deserialize` for the shapes, poses and query results
+//! ([`gjk_core::impl_serde`] gives the format); `parry` converts parry3d's
+//! shapes and poses to widephase's and back ([`parry`]); `cli` builds the
+//! `widephase` program. A library user who wants none of them takes
+//! `default-features = false`.
 
 #![warn(missing_docs)]
 
 pub mod world;
+
+/// parry3d interop (feature `parry`): [`gjk_core::parry`].
+#[cfg(feature = "parry")]
+pub use gjk_core::parry;
 
 pub use broadphase;
 pub use gjk_core;
@@ -38,3 +49,8 @@ pub use world::{
     Body, BodyId, CandidatePair, CollisionFilter, ContactEvent, ContactEventKind, PairFilter,
     PairManifold, PairResult, StepReport, World, WorldConfig, WorldError,
 };
+
+/// The README's examples, compiled and run by `cargo test` as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

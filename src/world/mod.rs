@@ -510,6 +510,32 @@ impl World {
     /// pair: filtered, proven apart by its bounds, or queried for its contact and,
     /// within the prediction distance, its manifold. Returns the manifolds and the
     /// contact events; results do not depend on the thread count or the batching.
+    ///
+    /// ```
+    /// use widephase::{ContactEventKind, World};
+    /// use widephase::gjk_core::{Pose, Sphere};
+    /// use widephase::gjk_core::glam::Vec3;
+    ///
+    /// // A row of ten balls of radius 0.5, 0.9 apart: each overlaps its neighbours.
+    /// let mut world = World::default();
+    /// let ball = Sphere::new(0.5)?;
+    /// let mut ids = Vec::new();
+    /// for i in 0..10 {
+    ///     let at = Pose::from_translation(Vec3::new(0.9 * i as f32, 0.0, 0.0))?;
+    ///     ids.push(world.add(ball.into(), at)?);
+    /// }
+    /// let report = world.step()?;
+    /// assert_eq!(report.touching().count(), 9);
+    /// assert!(report.events.iter().all(|e| e.kind == ContactEventKind::Began));
+    /// // Spread them out: the nine contacts end.
+    /// for (i, &id) in ids.iter().enumerate() {
+    ///     world.set_pose(id, Pose::from_translation(Vec3::new(3.0 * i as f32, 0.0, 0.0))?)?;
+    /// }
+    /// let report = world.step()?;
+    /// assert_eq!(report.touching().count(), 0);
+    /// assert_eq!(report.events.iter().filter(|e| e.kind == ContactEventKind::Ended).count(), 9);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn step(&mut self) -> Result<StepReport, WorldError> {
         let start = Instant::now();
         let mut events = std::mem::take(&mut self.pending);

@@ -124,10 +124,19 @@ impl Aabb {
     }
 
     /// The surface area, the cost measure of the tree (it stays meaningful for flat
-    /// boxes, unlike volume).
+    /// boxes, unlike volume). Infinite for boxes beyond about ±1e19, whose area
+    /// leaves f32's range: see [`surface_area_f64`](Self::surface_area_f64).
     #[inline]
     pub fn surface_area(&self) -> f32 {
         let d = self.max - self.min;
+        2.0 * (d.x * d.y + d.y * d.z + d.z * d.x)
+    }
+
+    /// The surface area in f64, finite for every valid box (its sides are at most
+    /// 2 f32::MAX, their products 2^258): what the tree's tracked cost sums.
+    #[inline]
+    pub fn surface_area_f64(&self) -> f64 {
+        let d = self.max.as_dvec3() - self.min.as_dvec3();
         2.0 * (d.x * d.y + d.y * d.z + d.z * d.x)
     }
 

@@ -126,3 +126,80 @@ fn broadphase_rejects_bad_input_without_changing_state() {
     assert_eq!((changes.began[0].a, changes.began[0].b), (d, c));
     bp.validate().unwrap();
 }
+
+/// A box spanning ±1e18 (and one reaching f32's range), inserted among small ones
+/// and removed again: the tracked area cost stays the tree's (it drifted to 307.2
+/// against 423.4: the sum had held the huge box's 2.4e37 and lost the small
+/// terms' digits when it left; at ±1e19 the f32 area itself was infinite).
+#[test]
+fn area_cost_survives_a_huge_box_coming_and_going() {
+    use broadphase::DynamicTree;
+    for huge in [1e18f32, 1e19, 3e38] {
+        let mut tree = DynamicTree::new();
+        let mut leaves = Vec::new();
+        for i in 0..200 {
+            let c = Vec3::new((i % 10) as f32, (i / 10 % 10) as f32, (i / 100) as f32) * 3.0;
+            leaves.push(tree.insert(Aabb::new(c, c + Vec3::ONE).unwrap(), i));
+        }
+        tree.validate().unwrap();
+        let big = tree.insert(
+            Aabb::new(Vec3::splat(-huge), Vec3::splat(huge)).unwrap(),
+            999,
+        );
+        tree.validate()
+            .unwrap_or_else(|e| panic!("huge {huge:e} in: {e}"));
+        tree.remove(big).unwrap();
+        tree.validate()
+            .unwrap_or_else(|e| panic!("huge {huge:e} out: {e}"));
+        assert!(tree.area_cost().is_finite() && tree.area_cost() > 0.0);
+        for leaf in leaves.drain(..100) {
+            tree.remove(leaf).unwrap();
+        }
+        tree.validate()
+            .unwrap_or_else(|e| panic!("huge {huge:e}, half removed: {e}"));
+    }
+}
+
+/// A ray whose direction is about 1e-30 (and subnormal) reaches boxes only at
+/// parameters beyond f32's range: the cast reports no hit there rather than
+/// `t = inf`, and every `t` it reports is finite.
+#[test]
+fn ray_casts_never_report_infinite_parameters() {
+    use broadphase::DynamicTree;
+    let mut tree = DynamicTree::new();
+    let near = tree.insert(Aabb::new(Vec3::splat(-1.0), Vec3::splat(1.0)).unwrap(), 0);
+    tree.insert(
+        Aabb::new(Vec3::splat(1e9), Vec3::splat(1e9 + 1.0)).unwrap(),
+        1,
+    );
+    let _ = near;
+    for dir in [
+        Vec3::splat(1e-30),
+        Vec3::new(1e-30, 0.0, 0.0),
+        Vec3::splat(1e-44),
+        Vec3::new(1e-40, 1e-30, 2e-45),
+    ] {
+        let ray = Ray::new(Vec3::splat(0.5), dir).unwrap();
+        let mut hits = Vec::new();
+        tree.ray_cast(&ray, f32::INFINITY, |payload, t| {
+            hits.push((payload, t));
+            f32::INFINITY
+        });
+        assert!(hits.iter().all(|&(_, t)| t.is_finite()), "{dir}: {hits:?}");
+        // The box holding the origin is entered at 0.
+        assert!(hits.contains(&(0, 0.0)), "{dir}: {hits:?}");
+        // The far box lies beyond any f32 parameter along these directions.
+        assert!(!hits.iter().any(|&(p, _)| p == 1), "{dir}: {hits:?}");
+    }
+    // A direction of ordinary size still finds the far box, at a finite t.
+    let ray = Ray::new(Vec3::splat(0.5), Vec3::ONE).unwrap();
+    let mut far = None;
+    tree.ray_cast(&ray, f32::INFINITY, |payload, t| {
+        if payload == 1 {
+            far = Some(t);
+        }
+        f32::INFINITY
+    });
+    let t = far.expect("the far box is on the ray");
+    assert!((t - (1e9 - 0.5)).abs() <= 1e3, "{t}");
+}

@@ -1,8 +1,12 @@
 //! Errors for invalid shapes and poses.
 //!
 //! Every constructor validates its input so that the queries can assume finite,
-//! positive sizes: a NaN that reaches GJK turns every comparison false and can make
-//! a loop run to its cap or return garbage silently.
+//! non-negative sizes no larger than [`MAX_SIZE`]: a NaN that reaches GJK turns
+//! every comparison false and can make a loop run to its cap or return garbage
+//! silently, and a size whose square overflows turns a bounding radius into
+//! infinity. Zero sizes are valid (a disc, a segment, a point).
+
+use crate::tolerance::MAX_SIZE;
 
 /// Why a shape could not be built.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -16,17 +20,7 @@ pub enum ShapeError {
         /// The offending field, e.g. `"half_extents.y"`.
         field: &'static str,
     },
-    /// A size that must be strictly positive was zero or negative.
-    #[error("{shape}: `{field}` must be > 0 (got {value})")]
-    NotPositive {
-        /// The shape being built.
-        shape: &'static str,
-        /// The offending field.
-        field: &'static str,
-        /// The value given.
-        value: f32,
-    },
-    /// A size that may be zero was negative.
+    /// A size was negative.
     #[error("{shape}: `{field}` must be >= 0 (got {value})")]
     Negative {
         /// The shape being built.
@@ -36,8 +30,20 @@ pub enum ShapeError {
         /// The value given.
         value: f32,
     },
-    /// A convex hull needs at least four points.
-    #[error("ConvexHull: needs at least 4 points (got {found})")]
+    /// A size was larger than [`MAX_SIZE`].
+    #[error("{shape}: `{field}` must be at most {limit:e} (got {value:e})")]
+    TooLarge {
+        /// The shape being built.
+        shape: &'static str,
+        /// The offending field.
+        field: &'static str,
+        /// The value given.
+        value: f32,
+        /// The limit, [`MAX_SIZE`].
+        limit: f32,
+    },
+    /// A convex hull needs at least one point.
+    #[error("ConvexHull: needs at least 1 point (got {found})")]
     TooFewPoints {
         /// How many points were given.
         found: usize,
@@ -48,12 +54,13 @@ pub enum ShapeError {
         /// Index of the first bad point.
         index: usize,
     },
-    /// The hull input has no volume: all points coincide, lie on a line or on a plane
-    /// (within the construction tolerance).
-    #[error("ConvexHull: the points are {kind}; a hull needs volume")]
-    Degenerate {
-        /// `"coincident"`, `"collinear"` or `"coplanar"`.
-        kind: &'static str,
+    /// A hull input point had a coordinate larger than [`MAX_SIZE`] in magnitude.
+    #[error("ConvexHull: point {index} has a coordinate beyond {limit:e}")]
+    PointTooLarge {
+        /// Index of the first such point.
+        index: usize,
+        /// The limit, [`MAX_SIZE`].
+        limit: f32,
     },
 }
 
@@ -72,42 +79,32 @@ pub enum PoseError {
     ZeroRotation,
 }
 
-/// Checks a size that must be finite and strictly positive.
-pub(crate) fn positive(
-    shape: &'static str,
-    field: &'static str,
-    value: f32,
-) -> Result<f32, ShapeError> {
-    match finite(shape, field, value)? {
-        v if v > 0.0 => Ok(v),
-        value => Err(ShapeError::NotPositive {
-            shape,
-            field,
-            value,
-        }),
-    }
-}
-
-/// Checks a size that must be finite and may be zero.
-pub(crate) fn non_negative(
-    shape: &'static str,
-    field: &'static str,
-    value: f32,
-) -> Result<f32, ShapeError> {
-    match finite(shape, field, value)? {
-        v if v >= 0.0 => Ok(v),
-        value => Err(ShapeError::Negative {
-            shape,
-            field,
-            value,
-        }),
-    }
-}
-
-fn finite(shape: &'static str, field: &'static str, value: f32) -> Result<f32, ShapeError> {
-    if value.is_finite() {
-        Ok(value)
-    } else {
+/// Checks a size: finite, non-negative and at most [`MAX_SIZE`]; the error names
+/// `shape` and `field`. Every constructor of this crate validates its sizes with
+/// it, and so do the wide twins of gjk-simd, lane by lane.
+///
+/// ```
+/// use gjk_core::error::check_size;
+/// assert_eq!(check_size("Ball", "radius", 0.0), Ok(0.0));
+/// assert!(check_size("Ball", "radius", -1.0).is_err());
+/// ```
+pub fn check_size(shape: &'static str, field: &'static str, value: f32) -> Result<f32, ShapeError> {
+    if !value.is_finite() {
         Err(ShapeError::NotFinite { shape, field })
+    } else if value < 0.0 {
+        Err(ShapeError::Negative {
+            shape,
+            field,
+            value,
+        })
+    } else if value > MAX_SIZE {
+        Err(ShapeError::TooLarge {
+            shape,
+            field,
+            value,
+            limit: MAX_SIZE,
+        })
+    } else {
+        Ok(value)
     }
 }

@@ -13,6 +13,15 @@
 //! is tested against. Shapes and poses validate on construction, every loop is
 //! capped and reports how it ended, and all tolerances live in [`tolerance`].
 //!
+//! **Touching.** Two shapes closer than [`tolerance::TOUCH_TOLERANCE`] times the
+//! sum of their bounding radii (two ulps of it) touch, and touching counts as
+//! intersecting: `intersects` is true, `distance` is 0, `contact` reports a depth
+//! in `[-tolerance, 0]`. The bound is what the arithmetic resolves in the pair's
+//! frame, where every query runs: B's pose relative to A's is computed (in f64)
+//! from one subtraction of the translations, so the pair's place in the world
+//! does not enter, and each position then carries at most about an ulp of that
+//! scale. Any gap above it is reported.
+//!
 //! ```
 //! use gjk_core::{Cuboid, Pose, Sphere, contact, distance, intersects};
 //! use glam::{Quat, Vec3};
@@ -43,7 +52,11 @@
 
 pub mod error;
 pub mod feature;
+#[cfg(feature = "serde")]
+pub mod impl_serde;
 pub mod math;
+#[cfg(feature = "parry")]
+pub mod parry;
 pub mod query;
 pub mod shapes;
 pub mod support;
@@ -62,4 +75,4 @@ pub use query::manifold::{
 pub use query::minkowski::SupportPoint;
 pub use query::status::Status;
 pub use shapes::{Capsule, Cone, ConvexHull, Cuboid, Cylinder, Rounded, Shape, ShapeKind, Sphere};
-pub use support::SupportMap;
+pub use support::{CoreSymmetry, SupportMap};

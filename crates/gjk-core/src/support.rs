@@ -38,14 +38,25 @@ pub trait SupportMap {
     fn bounding_radius(&self) -> f32;
 
     /// Radius of a ball about the local origin that lies inside the shape (margin
-    /// included); `f32::NEG_INFINITY` when the origin itself is not certainly
-    /// inside (a convex hull of points away from the origin). With
+    /// included); 0 when only the origin itself is certainly inside (a disc, a
+    /// segment, a point); `f32::NEG_INFINITY` when not even the origin is (a convex
+    /// hull of points away from the origin, a flat hull). With
     /// [`bounding_radius`](Self::bounding_radius) it brackets the shape between two
     /// balls, which decides many boolean queries without GJK (see
     /// [`crate::query::bounds`]). The default, `NEG_INFINITY`, is always correct.
     #[inline]
     fn inner_radius(&self) -> f32 {
         f32::NEG_INFINITY
+    }
+
+    /// The symmetry of the core about the local origin that the queries can use:
+    /// EPA reduces a pair of coaxial solids of revolution to their common axial
+    /// section, where its polygon converges in a few steps instead of refining a
+    /// whole circle of equally deep directions. The default, [`CoreSymmetry::None`],
+    /// is always correct.
+    #[inline]
+    fn core_symmetry(&self) -> CoreSymmetry {
+        CoreSymmetry::None
     }
 
     /// The point of the whole shape (core plus margin) farthest along `dir`.
@@ -81,6 +92,19 @@ pub trait SupportMap {
     fn aabb(&self, pose: &Pose) -> Aabb {
         aabb_from_supports(self, pose)
     }
+}
+
+/// A symmetry of a shape's core ([`SupportMap::core_symmetry`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CoreSymmetry {
+    /// None the queries use.
+    None,
+    /// The core is a solid of revolution about the local Y axis (cylinders,
+    /// cones, capsules).
+    RevolutionY,
+    /// The core is the local origin alone (balls): a solid of revolution about
+    /// every axis through it.
+    Point,
 }
 
 /// Bounds of `shape` at `pose` from six support evaluations, exact for any support

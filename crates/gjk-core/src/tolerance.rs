@@ -7,6 +7,27 @@
 //! digits, so an absolute epsilon that suits unit shapes is noise for shapes of size
 //! 1e3 and a canyon for shapes of size 1e-3 (parry #166, #415).
 
+/// The largest size a shape accepts, and the largest coordinate of a hull's
+/// points: 2^60, about 1.15e18. Sums of squares of a few such sizes stay finite
+/// in f32 (2^122 against f32's 2^128), so every bounding radius, inner radius and
+/// box extent a shape derives from its sizes is finite, on the scalar and the wide
+/// path alike; poses may still place shapes anywhere f32 reaches (the queries
+/// scale each pair to its own size).
+pub const MAX_SIZE: f32 = (1u64 << 60) as f32;
+
+/// The farthest B's origin may lie from A's, 2^126 (about 8.5e37): beyond, the
+/// pair's distance could approach the end of f32's range (2^128). Such a pair is `Status::InvalidInput` on the
+/// scalar and the wide path alike (its shapes are, in any case, farther apart
+/// than anything f32 measures near them).
+pub const MAX_OFFSET: f32 = (1u128 << 126) as f32;
+
+/// The wide GJK kernels scale each pair by a power of two to size one unless its
+/// size (its offset's largest coordinate, or its bounding radii, if larger) lies
+/// within this factor of one (gjk-simd only). Within it, products of six lengths,
+/// those of the f32 simplex solve's flatness tests, stay far from f32's range
+/// (2^96 of 2^127), and the standard pairs run exactly as unscaled.
+pub const UNSCALED_BAND_X8: f32 = 65536.0;
+
 /// Hard cap on GJK iterations (one support evaluation each). The standard pairs
 /// converge in 4 to 11; curved shapes near contact need the most. libccd's uncapped
 /// loop has hung users; a capped query reports `Status::IterationLimit` instead.
@@ -17,10 +38,14 @@ pub const GJK_MAX_ITERATIONS: u32 = 64;
 /// The reported distance `|v|` then exceeds the true one by at most this fraction.
 pub const GJK_RELATIVE_GAP: f32 = 1e-6;
 
-/// Rounding floor of the duality gap, relative to `|v| · max|w|`. The gap is the
-/// difference of two dot products of size `|v|·|w|`, each rounded to f32 (2^-24
-/// relative); below a few ulps of that the gap is noise and further iterations
-/// cannot make progress.
+/// Rounding floor of the duality gap, relative to `|v| · |w|` (`w` the new
+/// support point). The gap `|v|² - v·w` is uncertain by the rounding of `w`'s f32
+/// coordinates (an ulp of `|w|`) times `|v|`, and in the wide f32 solve by the
+/// rounding of the dot products, of the same size; below a few ulps of that the
+/// gap is noise and further iterations cannot make progress. (It used to be
+/// relative to the largest `|w|` of the whole run, which on long shapes, whose
+/// first support points are their far ends, stopped GJK with the gap a thousand
+/// times the noise of the points it then held.)
 pub const GJK_GAP_FLOOR: f32 = 8.0 * f32::EPSILON;
 
 /// Two shapes closer than `TOUCH_TOLERANCE × scale` (scale: the sum of both shapes'
@@ -28,11 +53,47 @@ pub const GJK_GAP_FLOOR: f32 = 8.0 * f32::EPSILON;
 /// queries: `intersects` is true, `distance` is 0, `contact` returns a contact whose
 /// depth lies in `[-TOUCH_TOLERANCE × scale, 0]`. It is also the containment test of
 /// GJK: a simplex that comes this close to the origin encloses it for f32 purposes.
-pub const TOUCH_TOLERANCE: f32 = 1e-6;
+///
+/// The value is what the arithmetic resolves in the pair's frame. Every query runs
+/// in A's frame: B's origin there is one exact subtraction of the world
+/// translations (exact however far from the world origin the pair is, as long as
+/// the two are within a factor of two of each other) and one rotation, and B's
+/// support points one more rotation and a sum. Each rounds to half an ulp of the
+/// magnitudes involved, at most about the pair's scale, so a gap above two ulps of
+/// the scale is one the arithmetic tells from zero, and is reported; below it the
+/// shapes touch. (It was 1e-6, eight ulps, which reported gaps several times larger
+/// than the rounding as touching.)
+pub const TOUCH_TOLERANCE: f32 = 2.0 * f32::EPSILON;
 
 /// Hard cap on EPA expansions. Polytopes (boxes, hulls) converge in under 10; EPA on
 /// curved cores (cylinders, cones) converges linearly and is cut here.
 pub const EPA_MAX_ITERATIONS: u32 = 128;
+
+/// A face the new EPA support point lies on, within this many f64 ulps of the
+/// coordinates, counts as seen from it and is carved away. The test runs in f64
+/// on the f32 support points, which it holds exactly: points that are coplanar
+/// in f32 (on boxes and hulls the support point often lands exactly in a
+/// neighbouring face's plane, the corner beyond a face-centre vertex) come out
+/// within a few f64 ulps of the plane, where a strict test would keep the face
+/// and join it to the point by a triangle of no area. Any wider, and faces the
+/// point lies genuinely below would be carved, denting the polytope.
+pub const EPA_COPLANAR_ULPS: f64 = 64.0;
+
+/// Two edges of EPA's polygon in the axial plane whose unit normals differ by
+/// less than this (one minus their dot product) and whose distances from the
+/// origin agree to this fraction lie on one line (a support point in the
+/// middle of a flat side, such as a cap's centre): the witness is taken from
+/// the one the origin projects into. Far above the f64 rounding of either, far
+/// below any angle between true sides.
+pub const EPA_COLLINEAR: f64 = 1e-9;
+
+/// When the cores' difference is a segment (coaxial capsules, or any pair of
+/// segment and point cores), EPA's normal is the direction from A to B made
+/// perpendicular to the segment, if that direction stands off the segment by
+/// more than this sine; else any perpendicular. Below it, the perpendicular part
+/// is the rounding of the segment's direction (ulps over its length) and would
+/// point anywhere, even nearly along the segment.
+pub const EPA_FLAT_NORMAL_SIN: f32 = 1e-3;
 
 /// Upper bound on polytope faces in EPA, so memory per query is bounded.
 pub const EPA_MAX_FACES: usize = 1024;
@@ -42,9 +103,18 @@ pub const EPA_MAX_FACES: usize = 1024;
 pub const EPA_RELATIVE_GAP: f32 = 1e-5;
 
 /// Relative tolerance of convex hull construction (quickhull runs in f64): a point
-/// closer than this fraction of the input's extent to a face plane is treated as on
-/// it, which merges near-coplanar faces instead of creating slivers.
+/// closer than this fraction of the input's size to a face plane is treated as on
+/// it, which merges near-coplanar faces instead of creating slivers. The size is
+/// the input's extent, or for a sliver thinner than this fraction of its extent,
+/// its thickness, so that the sliver still keeps all its corners.
 pub const HULL_RELATIVE_TOLERANCE: f64 = 1e-6;
+
+/// A hull's points count as coincident, collinear or coplanar when they stand
+/// off the point, line or plane by at most this many f64 ulps of their extent:
+/// the construction runs in f64 on the f32 points, which it holds exactly, so
+/// points that lie on a line or plane in f32 come out within a few ulps of it,
+/// while a point one f32 ulp off (2^29 f64 ulps) is a sliver to keep.
+pub const HULL_FLAT_ULPS: f64 = 64.0;
 
 /// Hulls with at least this many vertices use hill climbing over vertex adjacency
 /// for their support function; smaller ones scan linearly (see `BENCHMARKS.md`,
@@ -79,30 +149,43 @@ pub const BOX_BOX_SLACK_ULPS: f32 = 16.0;
 /// for the same reasons.
 pub const BOX_AXES_SLACK_ULPS: f32 = 64.0;
 
-/// A tetrahedron of the scalar simplex solve whose volume (times six) is below
-/// this fraction of the product of three edge lengths is flat: its vertices carry
-/// f32 rounding, and a volume that small is within the noise of where they should
-/// be, so only its faces can hold the closest point. The solve runs in f64, which
-/// resolves far flatter tetrahedra than the wide f32 solve
-/// ([`FLAT_TETRAHEDRON_X8`]).
-pub const FLAT_TETRAHEDRON: f64 = 1e-9;
+/// A tetrahedron of the simplex solve is flat, and only its faces can hold the
+/// closest point, unless its height over a face (its least, over its largest
+/// face, in gjk-core; over the face it extends in the wide solve) exceeds this many
+/// f32 ulps of its vertices' coordinates along that face's normal. The vertices are
+/// f32 support points, each coordinate rounded by half an ulp of itself, which
+/// moves the vertex along the normal by those roundings weighted by the normal's
+/// components; the signed volumes behind the origin's barycentric weights carry
+/// that error relative to the height, so a height of many such ulps keeps their
+/// signs (a flatter one could declare a separated pair enclosed, with weights in
+/// the millions). Both solves use it: gjk-core's runs in f64 but its points carry
+/// the same rounding. (The bound used to be on the angle the new vertex stands off
+/// the face, which on the long tetrahedra of shapes a thousand times longer than
+/// wide refused heights fifty times their rounding: GJK stalled outside a simplex
+/// it had closed around the origin. Along the long direction, the coordinates'
+/// large ulps do not move the vertices off the face.)
+pub const FLAT_HEIGHT_ULPS: f32 = 16.0;
 
-/// The wide (f32) simplex solve's flatness bound, [`FLAT_TETRAHEDRON`]'s twin, on
-/// the squared sine of the angle a new vertex `w` stands off a triangle's plane
-/// (height² over the squared normal times the squared edge from the triangle to
-/// `w`). Below it, about 1e-5 rad, the signs of the tetrahedron's barycentric
-/// weights are rounding noise, and a separated pair could be declared enclosed
-/// with weights in the millions. The same bound on the angle at `w` between two
-/// edges marks a triangle with no reliable face region: its normal's direction
-/// error, about `f32::EPSILON / sin θ`, would exceed the angle itself, and its
-/// edges bound it within `sin θ` of their length instead.
-pub const FLAT_TETRAHEDRON_X8: f32 = 1e-10;
+/// The wide (f32) simplex solve's bound on the squared sine of the angle at the
+/// new vertex `w` between a triangle's two edges through it: below it the
+/// triangle has no reliable face region (its normal's direction error, about
+/// `f32::EPSILON / sin θ`, would exceed the angle itself), and its edges bound it
+/// within `sin θ` of their length instead.
+pub const FLAT_TRIANGLE_X8: f32 = 1e-10;
 
 /// Below this squared sine of the angle at the new vertex, the wide solve computes
 /// a triangle's normal at its largest angle instead: above it, the plain cross
 /// product's direction error is under ten ulps, which moves the distance far less
 /// than the queries' tolerances.
 pub const SLIVER_TRIANGLE_X8: f32 = 1e-2;
+
+/// The wide simplex solve takes the closest point of an edge as `w + t d` unless
+/// `|w|²` exceeds this many times the point's `|p|²`, then as the part of `w`
+/// orthogonal to the edge (gjk-simd only). The sum's rounding is a few ulps of
+/// `|w|`, so at `|w| = 64 |p|` it is about 1e-5 of `|p|` (on a par with the f32
+/// stalls of the curved cores); beyond, on long edges passing close to the origin,
+/// it grows until GJK stops on a point far from the true one.
+pub const EDGE_CANCELLATION_X8: f32 = 4096.0;
 
 /// Two segment cores whose directions' squared sine is below this are treated as
 /// parallel by the closed-form segment distance (gjk-simd only): its free
@@ -126,20 +209,6 @@ pub const BOX_EDGE_AXIS_SIN_SQ_X8: f32 = 1e-8;
 /// enough that the closest features are those of the contact.
 pub const WITNESS_GAP_TOUCHES_X8: f32 = 8.0;
 
-/// Vertices of the allocation-free EPA polytope ([`crate::query::polytope`]), one
-/// per support point: a wide driver keeps eight, so they stay small; the
-/// polytopes of boxes and hulls converge in well under this, and a lane that needs
-/// more is measured by the scalar EPA with its larger caps.
-pub const POLYTOPE_MAX_VERTICES: usize = 64;
-
-/// Face slots of that polytope: a closed triangulation of `V` vertices has
-/// `2V - 4` faces, so twice the vertices, with slots reused as faces are carved.
-pub const POLYTOPE_MAX_FACES: usize = 2 * POLYTOPE_MAX_VERTICES;
-
-/// The most horizon edges one expansion of that polytope takes: a support point
-/// that sees more faces at once is refused as degenerate (the polytopes of convex
-/// shapes see a handful at a time), which keeps a step's scratch small.
-pub const POLYTOPE_MAX_HORIZON: usize = 48;
 /// A disc (a cylinder's cap, a cone's base) takes part in contact manifolds as a
 /// regular polygon of this many rim points, plus the exact rim point that supports
 /// the contact normal. Inscribed in the disc, the polygon falls short of the rim by

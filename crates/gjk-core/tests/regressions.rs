@@ -175,16 +175,13 @@ fn bad_input_is_rejected_with_clear_errors() {
         }
     );
     assert!(e.to_string().contains("half_extents.y"));
+    assert!(Sphere::new(0.0).is_ok(), "a ball of radius 0 is a point");
     assert!(matches!(
-        Sphere::new(0.0),
-        Err(ShapeError::NotPositive {
+        Sphere::new(-1.0),
+        Err(ShapeError::Negative {
             field: "radius",
             ..
         })
-    ));
-    assert!(matches!(
-        Sphere::new(-1.0),
-        Err(ShapeError::NotPositive { .. })
     ));
     assert!(matches!(
         Sphere::new(f32::INFINITY),
@@ -201,17 +198,17 @@ fn bad_input_is_rejected_with_clear_errors() {
         gjk_core::Capsule::new(0.0, 1.0).is_ok(),
         "a zero-length capsule is a sphere"
     );
-    assert!(matches!(
-        gjk_core::Cylinder::new(1.0, 0.0),
-        Err(ShapeError::NotPositive { .. })
-    ));
+    assert!(
+        gjk_core::Cylinder::new(1.0, 0.0).is_ok(),
+        "a cylinder of radius 0 is a segment"
+    );
     assert!(matches!(
         gjk_core::Cone::new(f32::NAN, 1.0),
         Err(ShapeError::NotFinite { .. })
     ));
     assert!(matches!(
         gjk_core::Rounded::new(cube(1.0), -0.5),
-        Err(ShapeError::NotPositive { .. })
+        Err(ShapeError::Negative { .. })
     ));
     assert_eq!(
         Pose::new(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0), Vec3::ZERO),
@@ -220,29 +217,18 @@ fn bad_input_is_rejected_with_clear_errors() {
     assert!(Pose::from_translation(Vec3::new(0.0, f32::NEG_INFINITY, 0.0)).is_err());
 }
 
+/// Degenerate point sets make lower-dimensional hulls (see `degenerate.rs`);
+/// non-finite points are refused, naming the point.
 #[test]
 fn degenerate_and_nan_hull_input() {
     let p = Vec3::new(0.3, -0.2, 0.7);
-    assert_eq!(
-        ConvexHull::from_points(&[p; 3]),
-        Err(ShapeError::TooFewPoints { found: 3 })
-    );
-    assert_eq!(
-        ConvexHull::from_points(&[p; 10]),
-        Err(ShapeError::Degenerate { kind: "coincident" })
-    );
+    assert_eq!(ConvexHull::from_points(&[p; 3]).unwrap().vertices(), [p]);
     let line: Vec<Vec3> = (0..10).map(|i| p + Vec3::X * i as f32).collect();
-    assert_eq!(
-        ConvexHull::from_points(&line),
-        Err(ShapeError::Degenerate { kind: "collinear" })
-    );
+    assert_eq!(ConvexHull::from_points(&line).unwrap().vertices().len(), 2);
     let plane: Vec<Vec3> = (0..20)
         .map(|i| Vec3::new((i % 5) as f32, (i / 5) as f32, 2.0))
         .collect();
-    assert_eq!(
-        ConvexHull::from_points(&plane),
-        Err(ShapeError::Degenerate { kind: "coplanar" })
-    );
+    assert_eq!(ConvexHull::from_points(&plane).unwrap().vertices().len(), 4);
     let mut bad = vec![Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z];
     bad[2].y = f32::NAN;
     assert_eq!(
@@ -254,8 +240,8 @@ fn degenerate_and_nan_hull_input() {
         ConvexHull::from_points(&bad),
         Err(ShapeError::NonFinitePoint { index: 2 })
     );
-    let e = ConvexHull::from_points(&plane).unwrap_err().to_string();
-    assert!(e.contains("coplanar"), "{e}");
+    let e = ConvexHull::from_points(&bad).unwrap_err().to_string();
+    assert!(e.contains("point 2"), "{e}");
 }
 
 /// Touching shapes get one answer from all three queries (FCL #495, parry #315):

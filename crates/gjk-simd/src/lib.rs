@@ -1,8 +1,8 @@
 //! # gjk-simd: GJK on eight shape pairs at once, one pair per `f32x8` lane
 //!
 //! The same questions as [`gjk_core`] — do two convex shapes intersect, how far
-//! apart are they and where are the closest points — answered for eight pairs per
-//! instruction stream, in structure-of-arrays form on [`wide::f32x8`], with
+//! apart are they and where are the closest points, how deep do they overlap and
+//! along which normal — answered for eight pairs per instruction stream, in structure-of-arrays form on [`wide::f32x8`], with
 //! `gjk-core`'s tolerances and iteration cap (imported from
 //! [`gjk_core::tolerance`]).
 //!
@@ -15,17 +15,19 @@
 //!   mask.
 //! * [`shapes`]: the wide twins of the scalar shapes ([`SphereX8`], [`CuboidX8`],
 //!   [`CapsuleX8`], [`CylinderX8`], [`ConeX8`], [`RoundedX8`], [`ConvexHullX8`]).
-//! * [`query`]: [`intersects_x8`] and [`distance_x8`], generic over the two wide
-//!   shape types (monomorphized per kind pair, no per-lane branching); the
+//! * [`query`]: [`intersects_x8`], [`distance_x8`] and [`contact_x8`], generic over
+//!   the two wide shape types (monomorphized per kind pair, no per-lane
+//!   branching; the contact's EPA expands one polytope per lane); the
 //!   bounding-ball verdicts ([`query::bounds_x8`]); and the wide-only tests that
 //!   decide a pair without GJK: separating axes for box pairs
 //!   ([`query::separating_axes_x8`]) and closed forms for sphere and capsule cores
 //!   ([`query::closed_forms_x8`]).
-//! * [`batch`]: [`intersects_batch`] and [`distance_batch`] take any number of
-//!   `gjk_core::Shape` pairs, answer the pairs that bounding balls (or for box
-//!   pairs separating axes) decide, bucket the rest by kind pair, run the kernels (on
-//!   rayon or sequentially) and return results in input order, each bit-identical
-//!   to what the pair gets alone ([`intersects_batch_with`] sets the options).
+//! * [`batch`]: [`intersects_batch`], [`distance_batch`] and [`contact_batch`] take
+//!   any number of `gjk_core::Shape` pairs, answer the pairs that bounding balls
+//!   (or for box pairs separating axes) decide, bucket the rest by kind pair, run
+//!   the kernels (on rayon or sequentially) and return results in input order,
+//!   each bit-identical to what the pair gets alone (the `_with` variants set the
+//!   options).
 //!
 //! ```
 //! use gjk_core::{Cuboid, Pose, Shape, Sphere};

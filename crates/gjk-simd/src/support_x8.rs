@@ -1,6 +1,7 @@
 //! The wide support-mapping abstraction every wide query is written against: the
 //! twin of `gjk_core::SupportMap`, for eight shapes of one kind.
 
+use gjk_core::CoreSymmetry;
 use wide::f32x8;
 
 use crate::math::{MaskX8, Vec3X8};
@@ -12,6 +13,12 @@ pub trait SupportMapX8 {
     /// the kernels then skip the support call and the rotation of directions into
     /// this shape's frame. The results are the same as with the general path.
     const POINT_CORE: bool = false;
+
+    /// The symmetry every lane's core has ([`gjk_core::SupportMap::core_symmetry`]):
+    /// the contact query measures coaxial solids of revolution in their axial
+    /// plane, as gjk-core does. The default, [`CoreSymmetry::None`], is always
+    /// correct.
+    const CORE_SYMMETRY: CoreSymmetry = CoreSymmetry::None;
 
     /// Per lane, the point of the core farthest along `dir` (local coordinates).
     /// Only lanes in `active` need a meaningful answer: costly supports (hulls) skip

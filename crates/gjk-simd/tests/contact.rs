@@ -148,23 +148,15 @@ enum Verdict {
     Fails(String),
 }
 
-/// Whether a contact is a valid minimum-translation candidate: B moved by `depth`
-/// along `normal` touches A (the overlap along the normal is the depth), the
-/// witnesses are `depth * normal` apart and each lies on its shape.
-fn certificate(
+/// Whether a contact's witnesses are sound: `depth * normal` apart, each on its
+/// shape (within `tol` of it).
+fn witnesses(
     (a, pa, b, pb): (&Shape, &Pose, &Shape, &Pose),
     c: &Contact,
     tol: f32,
 ) -> Result<(), String> {
     if c.status == Status::InvalidInput || !c.depth.is_finite() {
         return Err("not finite".into());
-    }
-    let along = overlap_along(a, pa, b, pb, c.normal);
-    if (along - c.depth).abs() > tol {
-        return Err(format!(
-            "overlap along the normal {along}, depth {}",
-            c.depth
-        ));
     }
     if (c.point_a - c.point_b - c.depth * c.normal).length() > tol {
         return Err("witnesses not depth * normal apart".into());
@@ -173,6 +165,26 @@ fn certificate(
     let off_b = distance_to_shape(b, pb, c.point_b) as f32;
     if off_a > tol || off_b > tol {
         return Err(format!("witness off its shape by {off_a}, {off_b}"));
+    }
+    Ok(())
+}
+
+/// Whether a contact is a valid minimum-translation candidate: sound witnesses,
+/// and B moved by `depth` along `normal` touches A (the overlap along the normal
+/// is the depth).
+fn certificate(
+    shapes: (&Shape, &Pose, &Shape, &Pose),
+    c: &Contact,
+    tol: f32,
+) -> Result<(), String> {
+    witnesses(shapes, c, tol)?;
+    let (a, pa, b, pb) = shapes;
+    let along = overlap_along(a, pa, b, pb, c.normal);
+    if (along - c.depth).abs() > tol {
+        return Err(format!(
+            "overlap along the normal {along}, depth {}",
+            c.depth
+        ));
     }
     Ok(())
 }
@@ -200,12 +212,13 @@ fn judge(
         }
         (Some(c), Some(w)) => {
             let tol = tolerance(c.depth, scale, far);
-            if let Err(why) = certificate(shapes, &w, tol) {
+            if let Err(why) = witnesses(shapes, &w, tol) {
                 return Verdict::Fails(why);
             }
-            let angle = c.normal.angle_between(w.normal);
-            // A different normal is fine where it gives the same least depth.
             if (c.depth - w.depth).abs() <= tol {
+                // The same depth: the same normal within 1e-3 rad, or another
+                // direction just as shallow (a symmetric contact).
+                let angle = c.normal.angle_between(w.normal);
                 return if angle <= 1e-3 || certificate(shapes, &w, tol).is_ok() {
                     Verdict::Agrees
                 } else {
@@ -213,7 +226,8 @@ fn judge(
                 };
             }
             let core_along = overlap_along(a, pa, b, pb, c.normal);
-            if certificate(shapes, &c, tol).is_err() && w.depth <= core_along + tol {
+            let wide_sound = certificate(shapes, &w, tol).is_ok();
+            if wide_sound && certificate(shapes, &c, tol).is_err() && w.depth <= core_along + tol {
                 Verdict::CoreWrong
             } else {
                 Verdict::Fails(format!("depth off by {}", w.depth - c.depth))

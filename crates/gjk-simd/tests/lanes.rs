@@ -244,13 +244,28 @@ fn nan_lane_is_invalid_and_does_not_disturb_neighbours() {
     let pb = PoseX8::from_slice(&p.poses_b);
     let clean_d = distance_x8(&a, &pa, &b, &pb, MaskX8::ALL);
     let clean_i = intersects_x8(&a, &pa, &b, &pb, MaskX8::ALL);
-    // Poison lane 3's pose and lane 6's shape.
+    // Poison lane 3's pose of B and lane 6's pose of A. (A shape lane cannot be
+    // poisoned: the wide shapes validate their lanes.)
     let mut bad_pose = pb;
     bad_pose.translation.x.as_mut_array()[3] = f32::NAN;
-    let mut bad_shape = a;
-    bad_shape.half_extents.y.as_mut_array()[6] = f32::INFINITY;
-    let d = distance_x8(&bad_shape, &pa, &b, &bad_pose, MaskX8::ALL);
-    let i = intersects_x8(&bad_shape, &pa, &b, &bad_pose, MaskX8::ALL);
+    let mut bad_pose_a = pa;
+    bad_pose_a.rotation.y.as_mut_array()[6] = f32::INFINITY;
+    let mut he = a.half_extents();
+    he.y.as_mut_array()[6] = f32::INFINITY;
+    assert_eq!(
+        CuboidX8::new(he),
+        Err(gjk_core::ShapeError::NotFinite {
+            shape: "CuboidX8",
+            field: "half_extents.y"
+        })
+    );
+    he.y.as_mut_array()[6] = -1.0;
+    assert!(matches!(
+        CuboidX8::new(he),
+        Err(gjk_core::ShapeError::Negative { .. })
+    ));
+    let d = distance_x8(&a, &bad_pose_a, &b, &bad_pose, MaskX8::ALL);
+    let i = intersects_x8(&a, &bad_pose_a, &b, &bad_pose, MaskX8::ALL);
     for lane in 0..8 {
         if lane == 3 || lane == 6 {
             assert_eq!(d.status[lane], Status::InvalidInput);

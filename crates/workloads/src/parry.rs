@@ -1,46 +1,21 @@
-//! gjk-core shapes and poses as parry3d ones (parry 0.31 uses the same glam).
+//! gjk-core shapes and poses as parry3d ones, for the tests and benches that compare
+//! with parry: gjk-core's conversions ([`gjk_core::parry`]) with the workloads'
+//! shapes, which always have a parry twin, unwrapped.
 
-use gjk_core::{Pose, Shape, SupportMap};
+use gjk_core::{Pose, Shape};
 use parry3d::shape::SharedShape;
 
 /// The parry pose of `pose`.
 pub fn pose(pose: &Pose) -> parry3d::math::Pose {
-    parry3d::math::Pose::from_parts(pose.translation(), pose.rotation())
+    gjk_core::parry::pose_to_parry(pose)
 }
 
-/// The parry shape equal to `shape`. Rounded shapes become parry's round shapes
-/// (`RoundCuboid`, `RoundConvexPolyhedron`, `RoundCylinder`), whose border radius
-/// is the same Minkowski dilation.
+/// The parry shape equal to `shape` ([`gjk_core::parry::to_parry_shape`]).
+///
+/// # Panics
+/// When parry refuses the shape (a hull parry cannot rebuild), which the seeded
+/// workloads never produce.
 pub fn shape(shape: &Shape) -> SharedShape {
-    match shape {
-        Shape::Sphere(s) => SharedShape::ball(s.radius()),
-        Shape::Cuboid(c) => {
-            SharedShape::cuboid(c.half_extents().x, c.half_extents().y, c.half_extents().z)
-        }
-        Shape::Capsule(c) => SharedShape::capsule_y(c.half_height(), c.radius()),
-        Shape::Cylinder(c) => SharedShape::cylinder(c.half_height(), c.radius()),
-        Shape::Cone(c) => SharedShape::cone(c.half_height(), c.radius()),
-        Shape::ConvexHull(h) => {
-            SharedShape::convex_hull(h.vertices()).expect("parry builds the same hull")
-        }
-        Shape::Rounded(r) => {
-            let radius = r.radius();
-            match r.inner() {
-                Shape::Cuboid(c) => {
-                    let h = c.half_extents();
-                    SharedShape::round_cuboid(h.x, h.y, h.z, radius)
-                }
-                Shape::Cylinder(c) => {
-                    SharedShape::round_cylinder(c.half_height(), c.radius(), radius)
-                }
-                Shape::ConvexHull(h) => SharedShape::round_convex_hull(h.vertices(), radius)
-                    .expect("parry builds the same hull"),
-                other => panic!(
-                    "no parry round shape for {:?} (margin {})",
-                    other.kind(),
-                    other.margin()
-                ),
-            }
-        }
-    }
+    gjk_core::parry::to_parry_shape(shape)
+        .unwrap_or_else(|e| panic!("no parry twin for {shape:?}: {e}"))
 }

@@ -127,6 +127,10 @@ pub struct DynamicTree {
     leaf_count: u32,
     /// Sum of internal-node surface areas, kept up to date by every mutation.
     internal_area: f64,
+    /// The largest term the sum has held since it was last counted afresh: when
+    /// the sum falls far below it (a huge box has left), its rounding, an ulp of
+    /// that term, may exceed what is left, and the sum is counted again.
+    area_scale: f64,
     /// `internal_area` right after the last rebuild, the reference for degradation.
     built_area: f64,
     /// True while the arena is exactly as [`rebuild`](Self::rebuild) laid it out: no
@@ -286,20 +290,45 @@ impl DynamicTree {
             child2: c2,
         };
         self.height[n as usize] = 1;
-        self.internal_area += f64::from(aabb.surface_area());
+        self.change_area(aabb.surface_area_f64(), 0.0);
         n
     }
 
     fn release_internal(&mut self, n: u32) {
-        self.internal_area -= f64::from(self.nodes[n as usize].aabb.surface_area());
+        let area = self.nodes[n as usize].aabb.surface_area_f64();
         self.release(n);
+        self.change_area(0.0, area);
     }
 
     #[inline]
     fn set_internal_aabb(&mut self, n: u32, aabb: Aabb) {
-        let old = &mut self.nodes[n as usize].aabb;
-        self.internal_area += f64::from(aabb.surface_area()) - f64::from(old.surface_area());
-        *old = aabb;
+        let old = std::mem::replace(&mut self.nodes[n as usize].aabb, aabb);
+        self.change_area(aabb.surface_area_f64(), old.surface_area_f64());
+    }
+
+    /// Adds `gained` to the tracked area and takes `lost` from it. A sum that
+    /// falls below 2^-30 of the largest term it has held since it was last
+    /// counted carries, in its rounding, more than a billionth of itself: it is
+    /// counted again from the internal nodes (linear, and only after a box much
+    /// larger than the rest has left).
+    #[inline]
+    fn change_area(&mut self, gained: f64, lost: f64) {
+        self.internal_area += gained - lost;
+        self.area_scale = self.area_scale.max(gained).max(lost);
+        if self.internal_area < self.area_scale * (1.0 / (1u64 << 30) as f64) {
+            self.count_area();
+        }
+    }
+
+    /// The tracked area counted afresh: the sum of the internal nodes' areas.
+    #[cold]
+    fn count_area(&mut self) {
+        let area: f64 = (0..self.nodes.len())
+            .filter(|&i| self.height[i] != FREE && self.height[i] > 0)
+            .map(|i| self.nodes[i].aabb.surface_area_f64())
+            .sum();
+        self.internal_area = area;
+        self.area_scale = area;
     }
 
     /// The handles of all leaves, in handle-index order.

@@ -62,7 +62,7 @@ impl DynamicTree {
                 if self.height[i] != 1 + self.height[a].max(self.height[b]) {
                     return Err(format!("node {n}: wrong height"));
                 }
-                area += f64::from(node.aabb.surface_area());
+                area += node.aabb.surface_area_f64();
             }
         }
         let ids = self.leaf_node.iter().filter(|&&n| n != NULL).count();

@@ -4,6 +4,7 @@
 use glam::Vec3;
 
 /// An axis-aligned box `[min, max]`.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Aabb {
     /// Lower corner.

@@ -60,6 +60,19 @@ impl Pose {
         })
     }
 
+    /// The pose of a rotation already of unit length (within a few f32 ulps) and a
+    /// finite translation, the rotation kept bit for bit; `None` otherwise. A pose
+    /// read back from a file takes this path, so that it is the pose that was
+    /// written: normalizing a unit quaternion again can move it by an ulp.
+    #[cfg(feature = "serde")]
+    pub(crate) fn from_unit_parts(rotation: Quat, translation: Vec3) -> Option<Self> {
+        let unit = (rotation.length_squared() - 1.0).abs() <= 16.0 * f32::EPSILON;
+        (rotation.is_finite() && translation.is_finite() && unit).then(|| Self {
+            rotation,
+            translation: translation.extend(0.0),
+        })
+    }
+
     /// A pure translation.
     pub fn from_translation(translation: Vec3) -> Result<Self, PoseError> {
         Self::new(Quat::IDENTITY, translation)

@@ -2,20 +2,38 @@
 //!
 //! Starts from whatever simplex GJK stopped with (one to four points), grows it to
 //! a tetrahedron with extra support points, then expands the polytope towards the
-//! boundary of `core(A) - core(B)` one face at a time. Face normals are oriented by
-//! an interior point, never by the origin, so an origin lying on a face (touching
-//! cores, or GJK stopping on the boundary; MuJoCo Warp #1526, parry #246) is an
-//! ordinary zero-distance face that the next expansion pushes outward.
+//! boundary of `core(A) - core(B)` one face at a time. The tetrahedron is oriented
+//! by the sign of its volume and every later face by its construction, never by
+//! the origin, so an origin lying on a face (touching cores, or GJK stopping on
+//! the boundary; MuJoCo Warp #1526, parry #246) is an ordinary zero-distance face
+//! that the next expansion pushes outward.
+//!
+//! The depth `D` is the least support of `A - B` over unit directions: the
+//! nearest face's distance is a lower bound (the polytope lies inside `A - B`),
+//! and the support value along its normal an upper bound (moving B that far
+//! along it separates the cores). EPA stops when they meet within
+//! [`EPA_RELATIVE_GAP`]. Should it stop otherwise (its caps, or a step that
+//! rounding spoils), it answers with the nearest face, whose witness points lie
+//! on the shapes.
+//!
+//! Where the two cores are coaxial solids of revolution (identical cylinders at
+//! one pose, a ball on a cylinder's axis, stacked cones), every direction around
+//! the axis is equally deep and a polytope would have to refine a whole circle
+//! before its bound met the answer. The depth is then found in the plane through
+//! the axis ([`super::epa_axial`]), where the section is a polygon.
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
+use super::epa_axial;
 use super::minkowski::{Minkowski, SupportPoint};
+use super::polytope::{FacePenetration, Polytope, Refusal, StartRefusal, Step, volume6};
 use super::simplex::Simplex;
 use super::status::Status;
 use crate::support::SupportMap;
-use crate::tolerance::{EPA_MAX_FACES, EPA_MAX_ITERATIONS, EPA_RELATIVE_GAP};
+use crate::tolerance::{EPA_FLAT_NORMAL_SIN, EPA_MAX_ITERATIONS};
 
 /// Penetration of the cores, in A's frame.
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Penetration {
     /// Depth of the cores' overlap along `normal` (>= 0).
     pub depth: f32,
@@ -29,102 +47,75 @@ pub(crate) struct Penetration {
     pub status: Status,
 }
 
-#[derive(Clone, Copy)]
-struct Face {
-    v: [usize; 3],
-    /// `adj[k]`: the face across the edge from `v[k]` to `v[(k + 1) % 3]`.
-    adj: [usize; 3],
-    normal: Vec3,
-    distance: f32,
-    alive: bool,
-}
-
 /// Penetration of the cores, given the GJK simplex that found them overlapping.
-/// `touch` is the absolute length below which two points count as one.
+/// `touch` is the absolute length below which two points count as one. `None`
+/// when the polytope grown from the simplex does not hold the origin (GJK
+/// stopped within the touch tolerance of it without enclosing it): EPA cannot
+/// start there, and the caller answers from GJK's closest points.
 pub(crate) fn penetration<A, B>(
     m: &mut Minkowski<A, B>,
     simplex: &Simplex,
     touch: f32,
+) -> Option<Penetration>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    if let Some(section) = m.axial_section()
+        && let Some(pen) = epa_axial::penetration(m, &section, touch)
+    {
+        return Some(pen);
+    }
+    let mut iterations = 0;
+    let mut verts: Vec<SupportPoint> = simplex.active().to_vec();
+    if let Err(flat) = grow_to_tetrahedron(m, &mut verts, touch, &mut iterations) {
+        return Some(flat);
+    }
+    let mut poly = Polytope::default();
+    let points = [verts[0], verts[1], verts[2], verts[3]];
+    match poly.reset(points, touch) {
+        Ok(()) => Some(expand(m, &mut poly, touch, iterations)),
+        Err(StartRefusal::Flat) => Some(degenerate(m, &verts, iterations)),
+        Err(StartRefusal::OriginOutside) => None,
+    }
+}
+
+/// The expansion loop on a closed polytope around the origin. Should it stop
+/// otherwise than converged (its caps, or a step that rounding spoils), it
+/// answers with the nearest face, whose witness points lie on the shapes.
+fn expand<A, B>(
+    m: &mut Minkowski<A, B>,
+    poly: &mut Polytope,
+    touch: f32,
+    mut iterations: u32,
 ) -> Penetration
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
-    let mut verts: Vec<SupportPoint> = simplex.active().to_vec();
-    let mut iterations = 0;
-    if let Err(flat) = grow_to_tetrahedron(m, &mut verts, touch, &mut iterations) {
-        return flat;
-    }
-
-    let interior = (verts[0].w + verts[1].w + verts[2].w + verts[3].w) * 0.25;
-    let mut faces: Vec<Face> = Vec::with_capacity(64);
-    for tri in [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]] {
-        let Some(mut f) = make_face(&verts, tri) else {
-            return degenerate(m, &verts, iterations);
-        };
-        if f.normal.dot(interior - verts[tri[0]].w) > 0.0 {
-            f = make_face(&verts, [tri[0], tri[2], tri[1]]).expect("same triangle, flipped");
-        }
-        faces.push(f);
-    }
-    link_tetrahedron(&mut faces);
-
     let mut status = Status::IterationLimit;
-    let mut best = 0;
-    let mut removed: Vec<usize> = Vec::with_capacity(16);
-    let mut horizon: Vec<(usize, usize, usize)> = Vec::with_capacity(16);
-    let mut added: Vec<Face> = Vec::with_capacity(16);
     for _ in 0..EPA_MAX_ITERATIONS {
-        best = nearest_face(&faces);
-        let face = faces[best];
-        let p = m.support(face.normal);
+        let face = poly.nearest();
+        let p = m.support(face.normal());
         iterations += 1;
-        let gap = p.w.dot(face.normal) - face.distance;
-        if gap <= EPA_RELATIVE_GAP * face.distance.max(0.0) + touch {
-            status = Status::Converged;
-            break;
-        }
-        if faces.len() + 16 > EPA_MAX_FACES {
-            break;
-        }
-        carve_visible(&mut faces, &verts, best, p.w, &mut removed, &mut horizon);
-        // The new polytope contains the old one, so no new face may come closer to
-        // the origin than the face being expanded. One that does is a sliver whose
-        // normal is rounding noise (it happens near convergence on curved cores,
-        // where the new point barely clears nearly coplanar faces): keep the last
-        // sound polytope instead.
-        let floor = face.distance - (EPA_RELATIVE_GAP * face.distance.abs() + touch);
-        let new_vertex = verts.len();
-        verts.push(p);
-        added.clear();
-        if !is_one_loop(&horizon) {
-            status = Status::Degenerate;
-        }
-        for &(a, b, outside) in horizon.iter().take_while(|_| status != Status::Degenerate) {
-            match make_face(&verts, [a, b, new_vertex]) {
-                Some(mut f) if f.distance >= floor => {
-                    f.adj[0] = outside;
-                    added.push(f);
-                }
-                _ => {
-                    status = Status::Degenerate;
-                    break;
-                }
+        match poly.step(&face, p, touch) {
+            Ok(Step::Converged) => {
+                return Penetration::from_face(
+                    poly.penetration(&face),
+                    iterations,
+                    Status::Converged,
+                );
             }
-        }
-        if status == Status::Degenerate {
-            for &f in &removed {
-                faces[f].alive = true;
+            Ok(Step::Expanded) => {}
+            Err(Refusal::Degenerate) => {
+                status = Status::Degenerate;
+                break;
             }
-            verts.pop();
-            break;
+            Err(Refusal::Full) => break,
         }
-        stitch(&mut faces, &horizon, &mut added);
     }
-    if status != Status::Converged {
-        best = nearest_face(&faces);
-    }
-    finish(&verts, &faces[best], iterations, status)
+    let face = poly.nearest();
+    Penetration::from_face(poly.penetration(&face), iterations, status)
 }
 
 /// Adds support points until `verts` spans a tetrahedron. Fails (with the flat
@@ -141,28 +132,34 @@ where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
+    // In f64, like the faces: the squared lengths of the cross products below are
+    // of the fourth power of the shapes' size, beyond f32 from 1e19 on.
+    let touch = f64::from(touch);
+    let at = |p: &SupportPoint| p.w.as_dvec3();
     if verts.len() == 4 {
-        let [a, b, c, d] = [0, 1, 2, 3].map(|i| verts[i].w);
-        if (b - a).dot((c - a).cross(d - a)).abs() > touch * touch * touch {
+        if volume6(verts).abs() > touch * touch * touch {
             return Ok(());
         }
         // GJK's tetrahedron is flat within rounding: keep its best triangle.
         verts.truncate(3);
     }
+    let mut probe = |d: DVec3, iterations: &mut u32| {
+        *iterations += 1;
+        m.support(d.as_vec3())
+    };
     if verts.len() == 1 {
         let axes = [
-            Vec3::X,
-            Vec3::NEG_X,
-            Vec3::Y,
-            Vec3::NEG_Y,
-            Vec3::Z,
-            Vec3::NEG_Z,
+            DVec3::X,
+            DVec3::NEG_X,
+            DVec3::Y,
+            DVec3::NEG_Y,
+            DVec3::Z,
+            DVec3::NEG_Z,
         ];
-        let origin = verts[0].w;
+        let origin = at(&verts[0]);
         let found = axes.iter().find_map(|&d| {
-            *iterations += 1;
-            let p = m.support(d);
-            (p.w.distance(origin) > touch).then_some(p)
+            let p = probe(d, iterations);
+            (at(&p).distance(origin) > touch).then_some(p)
         });
         match found {
             Some(p) => verts.push(p),
@@ -170,20 +167,20 @@ where
         }
     }
     if verts.len() == 2 {
-        let axis = (verts[1].w - verts[0].w).normalize();
+        let (p0, p1) = (at(&verts[0]), at(&verts[1]));
+        let axis = (p1 - p0).normalize();
         let u = axis.any_orthonormal_vector();
         let v = axis.cross(u);
-        let line_distance = |p: Vec3| {
-            let r = p - verts[0].w;
+        let line_distance = |p: DVec3| {
+            let r = p - p0;
             (r - axis * r.dot(axis)).length()
         };
         let mut found = None;
         for k in 0..6 {
-            let angle = k as f32 * std::f32::consts::FRAC_PI_3;
+            let angle = k as f64 * std::f64::consts::FRAC_PI_3;
             let d = u * angle.cos() + v * angle.sin();
-            *iterations += 1;
-            let p = m.support(d);
-            if line_distance(p.w) > touch {
+            let p = probe(d, iterations);
+            if line_distance(at(&p)) > touch {
                 found = Some(p);
                 break;
             }
@@ -193,16 +190,16 @@ where
             None => return Err(degenerate(m, verts, *iterations)),
         }
     }
-    let n = (verts[1].w - verts[0].w)
-        .cross(verts[2].w - verts[0].w)
+    let p0 = at(&verts[0]);
+    let n = (at(&verts[1]) - p0)
+        .cross(at(&verts[2]) - p0)
         .normalize_or_zero();
-    if n == Vec3::ZERO {
+    if n == DVec3::ZERO {
         return Err(degenerate(m, verts, *iterations));
     }
-    *iterations += 2;
-    let up = m.support(n);
-    let down = m.support(-n);
-    let (h_up, h_down) = (n.dot(up.w - verts[0].w), -n.dot(down.w - verts[0].w));
+    let up = probe(n, iterations);
+    let down = probe(-n, iterations);
+    let (h_up, h_down) = (n.dot(at(&up) - p0), -n.dot(at(&down) - p0));
     let (p, h) = if h_up >= h_down {
         (up, h_up)
     } else {
@@ -218,189 +215,92 @@ where
 /// The answer when `core(A) - core(B)` has no volume around the origin: depth 0,
 /// and a normal the set has no extent along (the plane's normal for a flat set, any
 /// perpendicular for a segment, any direction for a point), signed to point from
-/// A's origin towards B's so that coincident shapes separate consistently.
-fn degenerate<A, B>(m: &Minkowski<A, B>, verts: &[SupportPoint], iterations: u32) -> Penetration
+/// A's origin towards B's so that coincident shapes separate consistently. The
+/// witnesses are the points of the cores whose difference is the origin's
+/// projection on the set's longest segment (or the set's point), so that
+/// `point_a - point_b` is `depth * normal`.
+pub(crate) fn degenerate<A, B>(
+    m: &Minkowski<A, B>,
+    verts: &[SupportPoint],
+    iterations: u32,
+) -> Penetration
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
-    let preferred = if m.offset.length_squared() > 0.0 {
-        m.offset.normalize()
-    } else {
-        Vec3::Y
-    };
-    let normal = match verts.len() {
-        0 | 1 => preferred,
-        2 => {
-            let axis = (verts[1].w - verts[0].w).normalize_or_zero();
-            let perp = preferred - axis * axis.dot(preferred);
-            perp.try_normalize()
-                .unwrap_or_else(|| axis.any_orthonormal_vector())
+    let preferred = m.towards_b().unwrap_or(Vec3::Y);
+    // The set's extent: its two farthest points, and the point farthest from
+    // their line (a point listed twice adds nothing).
+    let mut ends = (0, 0, 0.0f32);
+    for i in 0..verts.len() {
+        for j in i + 1..verts.len() {
+            let d = verts[i].w.distance_squared(verts[j].w);
+            if d > ends.2 {
+                ends = (i, j, d);
+            }
         }
-        _ => {
-            let n = (verts[1].w - verts[0].w)
-                .cross(verts[2].w - verts[0].w)
-                .normalize_or_zero();
-            if n.dot(preferred) < 0.0 { -n } else { n }
-        }
-    };
-    let normal = if normal == Vec3::ZERO {
+    }
+    let p = verts.get(ends.0).copied().unwrap_or_default();
+    let q = verts.get(ends.1).copied().unwrap_or_default();
+    let axis = (q.w - p.w).normalize_or_zero();
+    let off_line = verts
+        .iter()
+        .map(|r| {
+            let d = r.w - p.w;
+            d - axis * d.dot(axis)
+        })
+        .max_by(|x, y| x.length_squared().total_cmp(&y.length_squared()))
+        .unwrap_or(Vec3::ZERO);
+    let plane = axis.cross(off_line).normalize_or_zero();
+    let normal = if axis == Vec3::ZERO {
         preferred
+    } else if plane != Vec3::ZERO && plane.is_finite() {
+        if plane.dot(preferred) < 0.0 {
+            -plane
+        } else {
+            plane
+        }
     } else {
-        normal
+        let perp = preferred - axis * axis.dot(preferred);
+        if perp.length_squared() > EPA_FLAT_NORMAL_SIN * EPA_FLAT_NORMAL_SIN {
+            perp.normalize()
+        } else {
+            axis.any_orthonormal_vector()
+        }
     };
-    // Witness: the GJK combination of the vertices (they all lie at the origin's
-    // shadow within rounding).
-    let weight = 1.0 / verts.len().max(1) as f32;
-    let point_a = verts.iter().map(|p| p.a).sum::<Vec3>() * weight;
-    let point_b = verts.iter().map(|p| p.b).sum::<Vec3>() * weight;
+    let normal = if normal.is_finite() && normal != Vec3::ZERO {
+        normal
+    } else {
+        preferred
+    };
+    let e = q.w - p.w;
+    let ee = e.length_squared();
+    let t = if ee > 0.0 {
+        (-p.w.dot(e) / ee).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let point_a = p.a + (q.a - p.a) * t;
     Penetration {
         depth: 0.0,
         normal,
         point_a,
-        point_b,
+        point_b: point_a,
         iterations,
         status: Status::Converged,
     }
 }
 
-fn make_face(verts: &[SupportPoint], v: [usize; 3]) -> Option<Face> {
-    let [a, b, c] = v.map(|i| verts[i].w);
-    let n = (b - a).cross(c - a);
-    let normal = n.try_normalize()?;
-    Some(Face {
-        v,
-        normal,
-        distance: normal.dot(a),
-        adj: [usize::MAX; 3],
-        alive: true,
-    })
-}
-
-/// Removes the faces that `p` sees, grown from `seed` across shared edges so that
-/// the removed region is connected (a disc on a convex polytope), and collects its
-/// boundary, the horizon, as directed edges `(a, b, face kept across the edge)` in
-/// the removed faces' winding. Testing every face independently instead can remove
-/// a disconnected, barely visible face and leave a horizon that is not one loop,
-/// which folds the polytope. The removed faces are listed so a failed step can be
-/// undone.
-fn carve_visible(
-    faces: &mut [Face],
-    verts: &[SupportPoint],
-    seed: usize,
-    p: Vec3,
-    removed: &mut Vec<usize>,
-    horizon: &mut Vec<(usize, usize, usize)>,
-) {
-    removed.clear();
-    horizon.clear();
-    faces[seed].alive = false;
-    removed.push(seed);
-    // Each face is pushed at most once (it is marked removed when pushed).
-    let mut next = 0;
-    while next < removed.len() {
-        let fi = removed[next];
-        next += 1;
-        for k in 0..3 {
-            let nb = faces[fi].adj[k];
-            if !faces[nb].alive {
-                continue;
-            }
-            let g = faces[nb];
-            if g.normal.dot(p - verts[g.v[0]].w) > 0.0 {
-                faces[nb].alive = false;
-                removed.push(nb);
-            } else {
-                horizon.push((faces[fi].v[k], faces[fi].v[(k + 1) % 3], nb));
-            }
+impl Penetration {
+    /// The penetration a polytope's face gives, with the loop's count and status.
+    fn from_face(face: FacePenetration, iterations: u32, status: Status) -> Self {
+        Penetration {
+            depth: face.depth,
+            normal: face.normal,
+            point_a: face.point_a,
+            point_b: face.point_b,
+            iterations,
+            status,
         }
-    }
-}
-
-/// Appends the new faces (one per horizon edge, all sharing the new vertex) and
-/// links them: to the kept face across their horizon edge, and to each other
-/// around the new vertex.
-fn stitch(faces: &mut Vec<Face>, horizon: &[(usize, usize, usize)], added: &mut [Face]) {
-    let first = faces.len();
-    for (i, &(a, b, outside)) in horizon.iter().enumerate() {
-        let me = first + i;
-        // The new face on the horizon edge starting at `b` shares edge (b, new).
-        let after = horizon.iter().position(|&(s, _, _)| s == b);
-        // The one ending at `a` shares edge (new, a).
-        let before = horizon.iter().position(|&(_, e, _)| e == a);
-        added[i].adj[1] = first + after.expect("the horizon is one loop");
-        added[i].adj[2] = first + before.expect("the horizon is one loop");
-        let kept = &mut faces[outside];
-        for k in 0..3 {
-            if kept.v[k] == b && kept.v[(k + 1) % 3] == a {
-                kept.adj[k] = me;
-            }
-        }
-    }
-    faces.extend_from_slice(added);
-}
-
-/// Whether the horizon edges chain into one closed loop (each edge's end starts
-/// exactly one edge), which the stitching relies on. Rounding can break it when a
-/// barely visible face is carved; the step is then refused.
-fn is_one_loop(horizon: &[(usize, usize, usize)]) -> bool {
-    let Some(&(start, _, _)) = horizon.first() else {
-        return false;
-    };
-    let mut at = start;
-    for steps in 1..=horizon.len() {
-        let mut next = horizon.iter().filter(|&&(a, _, _)| a == at);
-        match (next.next(), next.next()) {
-            (Some(&(_, b, _)), None) => at = b,
-            _ => return false,
-        }
-        if at == start {
-            return steps == horizon.len();
-        }
-    }
-    false
-}
-
-/// Adjacency of the starting tetrahedron, by matching reversed edges.
-fn link_tetrahedron(faces: &mut [Face]) {
-    for i in 0..faces.len() {
-        for k in 0..3 {
-            let (a, b) = (faces[i].v[k], faces[i].v[(k + 1) % 3]);
-            faces[i].adj[k] = (0..faces.len())
-                .find(|&j| (0..3).any(|m| faces[j].v[m] == b && faces[j].v[(m + 1) % 3] == a))
-                .expect("a closed tetrahedron has a twin for every edge");
-        }
-    }
-}
-
-fn nearest_face(faces: &[Face]) -> usize {
-    let mut best = usize::MAX;
-    let mut best_d = f32::INFINITY;
-    for (i, f) in faces.iter().enumerate() {
-        if f.alive && (f.distance < best_d || best == usize::MAX) {
-            best = i;
-            best_d = f.distance;
-        }
-    }
-    best
-}
-
-/// Depth, normal and witness points from the nearest face: the origin's projection
-/// on the face, expressed in barycentric weights of its three support points.
-fn finish(verts: &[SupportPoint], face: &Face, iterations: u32, status: Status) -> Penetration {
-    let [pa, pb, pc] = face.v.map(|i| verts[i]);
-    let q = face.normal * face.distance;
-    let n = (pb.w - pa.w).cross(pc.w - pa.w);
-    let nn = n.length_squared();
-    let la = (pb.w - q).cross(pc.w - q).dot(n) / nn;
-    let lb = (pc.w - q).cross(pa.w - q).dot(n) / nn;
-    let lc = 1.0 - la - lb;
-    Penetration {
-        depth: face.distance.max(0.0),
-        normal: face.normal,
-        point_a: pa.a * la + pb.a * lb + pc.a * lc,
-        point_b: pa.b * la + pb.b * lb + pc.b * lc,
-        iterations,
-        status,
     }
 }

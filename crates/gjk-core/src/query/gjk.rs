@@ -10,6 +10,7 @@ use crate::support::SupportMap;
 use crate::tolerance::{GJK_GAP_FLOOR, GJK_MAX_ITERATIONS, GJK_RELATIVE_GAP, TOUCH_TOLERANCE};
 
 /// What [`intersection`] found.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Intersection {
     /// Whether the shapes overlap or touch (see [`TOUCH_TOLERANCE`]).
@@ -25,6 +26,7 @@ pub struct Intersection {
 /// The fields are laid out in this order (`repr(C)`): twelve 32-bit words, the
 /// status in the first byte of the last, so that batch drivers can write a whole
 /// answer with two vector stores.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[repr(C)]
 pub struct Distance {
@@ -104,16 +106,11 @@ where
     let touch = TOUCH_TOLERANCE * m.scale();
     // Start from the support along the line between the centres: for separated
     // shapes it is already close to the closest feature.
-    let first_dir = if m.offset.length_squared() > 0.0 {
-        m.offset
-    } else {
-        Vec3::X
-    };
+    let first_dir = m.towards_b().unwrap_or(Vec3::X);
     let first: SupportPoint = m.support(first_dir);
     let mut simplex = Simplex::single(first);
     // `v` and the quantities compared with it are f64: see `Simplex::solve`.
     let mut v = first.w.as_dvec3();
-    let mut max_w_sq = first.w.as_dvec3().length_squared();
     let touch = touch as f64;
     let mut iterations = 1;
     let outcome = |simplex, v, cores_overlap, shapes_intersect, iterations, status| GjkOutcome {
@@ -144,7 +141,9 @@ where
             return outcome(simplex, v, false, hit, iterations, Status::IterationLimit);
         }
 
-        let w = m.support(-v.as_vec3());
+        // A unit direction: shapes square its components (a disc's support), and
+        // `v` of a pair posed 1e20 apart would overflow them.
+        let w = m.support((-v / v_len).as_vec3());
         iterations += 1;
         let vw = v.dot(w.w.as_dvec3());
         // `v·w / |v|` is a lower bound of the cores' distance: the plane through w
@@ -154,10 +153,9 @@ where
         {
             return outcome(simplex, v, false, false, iterations, Status::Converged);
         }
-        max_w_sq = max_w_sq.max(w.w.as_dvec3().length_squared());
         let gap = vv - vw;
         let converged = gap <= GJK_RELATIVE_GAP as f64 * vv
-            || gap <= GJK_GAP_FLOOR as f64 * v_len * max_w_sq.sqrt();
+            || gap <= GJK_GAP_FLOOR as f64 * v_len * w.w.as_dvec3().length();
         if converged || simplex.contains(w.w) {
             let hit = matches!(goal, Goal::Boolean { reach } if v_len <= reach as f64);
             return outcome(simplex, v, false, hit, iterations, Status::Converged);
@@ -186,13 +184,21 @@ where
 }
 
 /// Full report of the boolean test: whether `a` at `pose_a` and `b` at `pose_b`
-/// overlap or touch, with the iteration count and status.
+/// overlap or touch, with the iteration count and status (`InvalidInput`, not
+/// intersecting, for a pair beyond [`MAX_OFFSET`](crate::tolerance::MAX_OFFSET)).
 pub fn intersection<A, B>(a: &A, pose_a: &Pose, b: &B, pose_b: &Pose) -> Intersection
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
     let mut m = Minkowski::new(a, pose_a, b, pose_b);
+    if !m.in_range() {
+        return Intersection {
+            intersecting: false,
+            iterations: 0,
+            status: Status::InvalidInput,
+        };
+    }
     let (ma, mb) = m.margins();
     let reach = ma + mb + TOUCH_TOLERANCE * m.scale();
     let out = run(&mut m, Goal::Boolean { reach });
@@ -218,13 +224,43 @@ where
 /// Distance and closest points between `a` at `pose_a` and `b` at `pose_b`.
 ///
 /// GJK runs on the cores in A's frame; the margins are subtracted afterwards and
-/// the witness points pushed out along the normal by each shape's margin.
+/// the witness points pushed out along the normal by each shape's margin. A pair
+/// whose offset in A's frame exceeds [`MAX_OFFSET`](crate::tolerance::MAX_OFFSET)
+/// on some axis is `Status::InvalidInput`, with a NaN distance and NaN points.
+///
+///
+/// ```
+/// use gjk_core::{Capsule, Pose, Sphere, distance};
+/// use gjk_core::glam::Vec3;
+///
+/// // A capsule standing on the origin (its segment from y = -1 to 1, radius 0.5)
+/// // and a ball of radius 0.25 two units to its side.
+/// let capsule = Capsule::new(1.0, 0.5)?;
+/// let ball = Sphere::new(0.25)?;
+/// let beside = Pose::from_translation(Vec3::new(2.0, 0.5, 0.0)).unwrap();
+/// let d = distance(&capsule, &Pose::IDENTITY, &ball, &beside);
+/// assert!((d.distance - 1.25).abs() < 1e-5);
+/// assert!((d.normal - Vec3::X).length() < 1e-5);
+/// assert!((d.point_a - Vec3::new(0.5, 0.5, 0.0)).length() < 1e-5);
+/// assert_eq!(d.status, gjk_core::Status::Converged);
+/// # Ok::<(), gjk_core::ShapeError>(())
+/// ```
 pub fn distance<A, B>(a: &A, pose_a: &Pose, b: &B, pose_b: &Pose) -> Distance
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
     let mut m = Minkowski::new(a, pose_a, b, pose_b);
+    if !m.in_range() {
+        return Distance {
+            distance: f32::NAN,
+            point_a: Vec3::NAN,
+            point_b: Vec3::NAN,
+            normal: Vec3::ZERO,
+            iterations: 0,
+            status: Status::InvalidInput,
+        };
+    }
     let (ma, mb) = m.margins();
     let touch = TOUCH_TOLERANCE * m.scale();
     let out = run(&mut m, Goal::Distance);

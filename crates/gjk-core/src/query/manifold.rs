@@ -18,7 +18,7 @@
 //!
 //! Points farther apart than the prediction distance are dropped; when a disc's
 //! polygon left the deepest point short of the contact's (a chord inside the
-//! rim), the contact's point joins them; the rest are reduced to four ([`reduce`](super::reduce)): the deepest, then the largest area.
+//! rim), the contact's point joins them; the rest are reduced to four (`reduce.rs`): the deepest, then the largest area.
 //! When nothing is left (an oblique face, two crossing edges), the manifold is the
 //! contact's single point. Margins (rounded shapes, capsules, spheres) are added
 //! along the normal, as the contact does.

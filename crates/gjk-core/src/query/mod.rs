@@ -5,6 +5,7 @@ pub mod bounds;
 mod clip;
 pub mod contact;
 pub mod epa;
+pub mod epa_axial;
 pub mod gjk;
 pub mod manifold;
 pub mod minkowski;

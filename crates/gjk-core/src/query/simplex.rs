@@ -9,7 +9,7 @@
 use glam::{DVec3, Vec3};
 
 use super::minkowski::SupportPoint;
-use crate::tolerance::FLAT_TETRAHEDRON;
+use crate::tolerance::FLAT_HEIGHT_ULPS;
 
 /// Up to four support points, the barycentric weights of the closest point to the
 /// origin on their hull, and nothing else: vertices that do not contribute to that
@@ -207,13 +207,31 @@ fn tetrahedron(a: DVec3, b: DVec3, c: DVec3, d: DVec3) -> Closest {
     // Barycentric weights of the origin from signed sub-volumes: the origin is
     // inside exactly when all four are non-negative. A nearly flat tetrahedron has
     // no trustworthy inside (the sub-volumes are rounding noise, and their ratios
-    // explode), so below a volume relative to its edge lengths only faces count.
+    // explode), so below a height of a few ulps of its coordinates only faces
+    // count.
     let volume6 = (b - a).dot((c - a).cross(d - a));
-    let edge_scale = (b - a).length() * (c - a).length() * (d - a).length();
+    // Its least height is over its largest face; each vertex's rounding moves it
+    // along that face's normal by half an ulp of each coordinate, weighted by the
+    // normal's component (a long tetrahedron's large coordinates run along its
+    // faces and do not count).
+    let largest_face = [
+        (b - a).cross(c - a),
+        (b - a).cross(d - a),
+        (c - a).cross(d - a),
+        (c - b).cross(d - b),
+    ]
+    .into_iter()
+    .max_by(|x, y| x.length_squared().total_cmp(&y.length_squared()))
+    .unwrap_or(DVec3::ZERO);
+    let n = largest_face.abs();
+    let rounding = [a, b, c, d]
+        .iter()
+        .fold(0.0f64, |m, p| m.max(p.abs().dot(n)));
+    let flat = f64::from(FLAT_HEIGHT_ULPS * f32::EPSILON) * rounding;
     // Faces that can hold the answer: those the origin lies beyond, opposite a
     // vertex with a negative weight. A flat tetrahedron: all four compete.
     let mut candidates = [true; 4];
-    if volume6.abs() > FLAT_TETRAHEDRON * edge_scale {
+    if volume6.abs() > flat {
         let wa = b.dot(c.cross(d)) / volume6;
         let wb = a.dot(d.cross(c)) / volume6;
         let wc = a.dot(b.cross(d)) / volume6;

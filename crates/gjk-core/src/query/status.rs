@@ -5,6 +5,11 @@
 ///
 /// One byte, its variants numbered 0 to 3 in this order (`repr(u8)`), so that
 /// batch drivers can write a whole [`crate::Distance`] as machine words.
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Status {
@@ -16,8 +21,9 @@ pub enum Status {
     /// The geometry left no well-defined next step (a flat Minkowski difference, a
     /// zero-area EPA face, a non-finite intermediate); the answer is the best so far.
     Degenerate,
-    /// The input held NaN or infinite values, so no answer was computed. gjk-core's
-    /// validated shapes and poses cannot produce it; the wide kernels, which accept
-    /// raw lane data, report it per lane.
+    /// The input held NaN or infinite values, or placed the shapes farther apart
+    /// than f32 measures ([`MAX_OFFSET`](crate::tolerance::MAX_OFFSET)), so no
+    /// answer was computed. gjk-core's validated shapes and poses produce only the
+    /// second; the wide kernels, which accept raw lane data, report both per lane.
     InvalidInput,
 }

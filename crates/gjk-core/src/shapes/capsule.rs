@@ -2,11 +2,11 @@
 
 use glam::Vec3;
 
-use crate::error::{ShapeError, non_negative, positive};
+use crate::error::{ShapeError, check_size};
 use crate::feature::{Feature, FeatureId};
 use crate::math::Aabb;
 use crate::math::Pose;
-use crate::support::SupportMap;
+use crate::support::{CoreSymmetry, SupportMap};
 
 /// The set of points within `radius` of the segment from `(0, -half_height, 0)` to
 /// `(0, half_height, 0)`. A zero `half_height` gives a sphere.
@@ -17,12 +17,14 @@ pub struct Capsule {
 }
 
 impl Capsule {
-    /// A capsule; `half_height >= 0` and `radius > 0`, both finite.
+    /// A capsule; both sizes finite, `>= 0` and at most
+    /// [`MAX_SIZE`](crate::tolerance::MAX_SIZE). A zero radius gives the segment
+    /// itself (a rope, a laser), a zero half height a ball.
     #[inline]
     pub fn new(half_height: f32, radius: f32) -> Result<Self, ShapeError> {
         Ok(Self {
-            half_height: non_negative("Capsule", "half_height", half_height)?,
-            radius: positive("Capsule", "radius", radius)?,
+            half_height: check_size("Capsule", "half_height", half_height)?,
+            radius: check_size("Capsule", "radius", radius)?,
         })
     }
 
@@ -74,6 +76,11 @@ impl SupportMap for Capsule {
         } else {
             out.set_vertex(Vec3::ZERO, FeatureId::vertex(0));
         }
+    }
+
+    #[inline]
+    fn core_symmetry(&self) -> CoreSymmetry {
+        CoreSymmetry::RevolutionY
     }
 
     #[inline]

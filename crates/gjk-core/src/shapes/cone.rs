@@ -3,11 +3,11 @@
 use glam::Vec3;
 
 use super::cylinder::{CapIds, cap_polygon, disc_support};
-use crate::error::{ShapeError, positive};
+use crate::error::{ShapeError, check_size};
 use crate::feature::{Feature, FeatureId};
 use crate::math::Aabb;
 use crate::math::Pose;
-use crate::support::{SupportMap, disc_extents};
+use crate::support::{CoreSymmetry, SupportMap, disc_extents};
 use crate::tolerance::CAP_POLYGON_VERTICES;
 
 /// A solid cone with its apex at `(0, half_height, 0)` and its base, a disc of
@@ -19,12 +19,14 @@ pub struct Cone {
 }
 
 impl Cone {
-    /// A cone; both sizes finite and positive.
+    /// A cone; both sizes finite, `>= 0` and at most
+    /// [`MAX_SIZE`](crate::tolerance::MAX_SIZE). A zero half height gives its base
+    /// disc, a zero radius the segment of its axis.
     #[inline]
     pub fn new(half_height: f32, radius: f32) -> Result<Self, ShapeError> {
         Ok(Self {
-            half_height: positive("Cone", "half_height", half_height)?,
-            radius: positive("Cone", "radius", radius)?,
+            half_height: check_size("Cone", "half_height", half_height)?,
+            radius: check_size("Cone", "radius", radius)?,
         })
     }
 
@@ -92,16 +94,26 @@ impl SupportMap for Cone {
     }
 
     #[inline]
+    fn core_symmetry(&self) -> CoreSymmetry {
+        CoreSymmetry::RevolutionY
+    }
+
+    #[inline]
     fn bounding_radius(&self) -> f32 {
         (self.half_height * self.half_height + self.radius * self.radius).sqrt()
     }
 
     /// The distance to the side: in a plane through the axis, the side is the
     /// line from the apex (0, h) to the rim (r, -h), at distance h·r / √(r² + 4h²)
-    /// from the origin, which is always less than h, the base's distance.
+    /// from the origin, which is always less than h, the base's distance. Zero
+    /// for a flat cone (a disc) or a needle (a segment), whose inner ball is the
+    /// origin alone.
     #[inline]
     fn inner_radius(&self) -> f32 {
         let (h, r) = (self.half_height, self.radius);
+        if h == 0.0 || r == 0.0 {
+            return 0.0;
+        }
         h * r / (r * r + 4.0 * h * h).sqrt()
     }
 

@@ -25,6 +25,11 @@ pub struct ConvexHull {
     inner_radius: f32,
     /// The faces as polygons (coplanar triangles merged), for support features.
     polygons: HullFaces,
+    /// Whether the support hill-climbs (a solid hull of at least
+    /// [`HULL_HILL_CLIMB_MIN_VERTICES`] vertices) or scans (smaller hulls, and
+    /// slivers, flat and lower-dimensional hulls, whose adjacency may not be
+    /// that of a convex solid).
+    climb: bool,
 }
 
 /// The distance from the local origin to the nearest face plane (f64, then shrunk
@@ -50,11 +55,36 @@ fn inner_radius(vertices: &[Vec3], faces: &[[u32; 3]], bounding_radius: f32) -> 
 }
 
 impl ConvexHull {
-    /// Builds the hull of `points` with quickhull. Errors on fewer than 4 points,
-    /// NaN or infinite coordinates, and inputs without volume (all points
-    /// coincident, collinear or coplanar within a tolerance relative to their
-    /// extent). Interior points and points within that tolerance of a face are
-    /// dropped, so the vertices are a subset of the input.
+    /// Builds the hull of `points` with quickhull. Errors on no points, NaN or
+    /// infinite coordinates and coordinates beyond
+    /// [`MAX_SIZE`](crate::tolerance::MAX_SIZE). Points that lie in a plane give a
+    /// flat polygon (its faces are its triangles, once per side), points on a line
+    /// a segment, coincident points a point (no faces); slivers are solids down to
+    /// one f32 ulp of thickness. Interior points and points within the construction
+    /// tolerance of a face are dropped, so the vertices are a subset of the input.
+    ///
+    /// ```
+    /// use gjk_core::glam::Vec3;
+    /// use gjk_core::{ConvexHull, SupportMap};
+    ///
+    /// // A card: four corners in the plane z = 0, and its centre.
+    /// let card = [
+    ///     Vec3::new(-1.0, -0.5, 0.0),
+    ///     Vec3::new(1.0, -0.5, 0.0),
+    ///     Vec3::new(1.0, 0.5, 0.0),
+    ///     Vec3::new(-1.0, 0.5, 0.0),
+    ///     Vec3::ZERO,
+    /// ];
+    /// let hull = ConvexHull::from_points(&card)?;
+    /// assert_eq!(hull.vertices().len(), 4);
+    /// // Flat: no ball fits inside.
+    /// assert_eq!(hull.inner_radius(), f32::NEG_INFINITY);
+    /// // A sliver one ulp high is a solid of four vertices.
+    /// let apex = Vec3::new(0.0, 0.0, f32::EPSILON);
+    /// let sliver = ConvexHull::from_points(&[card[0], card[1], card[2], apex])?;
+    /// assert_eq!(sliver.vertices().len(), 4);
+    /// # Ok::<(), gjk_core::ShapeError>(())
+    /// ```
     pub fn from_points(points: &[Vec3]) -> Result<Self, ShapeError> {
         let mesh = quickhull(points)?;
         let n = mesh.vertices.len();
@@ -78,6 +108,7 @@ impl ConvexHull {
         let bounding_radius = mesh.vertices.iter().map(|v| v.length()).fold(0.0, f32::max);
         let inner_radius = inner_radius(&mesh.vertices, &mesh.triangles, bounding_radius);
         let polygons = HullFaces::new(&mesh.vertices, &mesh.triangles);
+        let climb = mesh.solid && n >= HULL_HILL_CLIMB_MIN_VERTICES;
         Ok(Self {
             vertices: mesh.vertices,
             faces: mesh.triangles,
@@ -86,6 +117,7 @@ impl ConvexHull {
             bounding_radius,
             inner_radius,
             polygons,
+            climb,
         })
     }
 
@@ -173,10 +205,10 @@ impl SupportMap for ConvexHull {
 
     #[inline]
     fn support_core_hinted(&self, dir: Vec3, hint: &mut u32) -> Vec3 {
-        let i = if self.vertices.len() < HULL_HILL_CLIMB_MIN_VERTICES {
-            self.support_index_scan(dir)
-        } else {
+        let i = if self.climb {
             self.support_index_climb(dir, *hint as usize)
+        } else {
+            self.support_index_scan(dir)
         };
         *hint = i as u32;
         self.vertices[i]
@@ -187,10 +219,20 @@ impl SupportMap for ConvexHull {
     /// rests on. Vertex, edge and face ids are the hull's vertex indices, edge
     /// numbers and polygon numbers.
     fn support_feature(&self, dir: Vec3, out: &mut Feature) {
-        let v = if self.vertices.len() < HULL_HILL_CLIMB_MIN_VERTICES {
-            self.support_index_scan(dir)
-        } else {
+        // A segment hull (two vertices) or a point hull has no faces: it touches
+        // along its whole self, edge 0 or vertex 0.
+        if self.faces.is_empty() {
+            let ids = [FeatureId::vertex(0), FeatureId::vertex(1)];
+            match self.vertices[..] {
+                [a, b] => out.set_segment(a, b, ids, FeatureId::edge(0)),
+                _ => out.set_vertex(self.vertices[0], ids[0]),
+            }
+            return;
+        }
+        let v = if self.climb {
             self.support_index_climb(dir, 0)
+        } else {
+            self.support_index_scan(dir)
         };
         let f = self.polygons.face_towards(v, dir);
         let face = self.polygons.face(f);

@@ -2,7 +2,7 @@
 
 use glam::Vec3;
 
-use crate::error::{ShapeError, positive};
+use crate::error::{ShapeError, check_size};
 use crate::feature::{Feature, FeatureId};
 use crate::math::Aabb;
 use crate::math::Pose;
@@ -15,12 +15,14 @@ pub struct Cuboid {
 }
 
 impl Cuboid {
-    /// A box; every half-extent must be finite and positive.
+    /// A box; every half-extent finite, `>= 0` and at most
+    /// [`MAX_SIZE`](crate::tolerance::MAX_SIZE). Zero extents give a rectangle, a
+    /// segment or a point.
     #[inline]
     pub fn new(half_extents: Vec3) -> Result<Self, ShapeError> {
-        positive("Cuboid", "half_extents.x", half_extents.x)?;
-        positive("Cuboid", "half_extents.y", half_extents.y)?;
-        positive("Cuboid", "half_extents.z", half_extents.z)?;
+        check_size("Cuboid", "half_extents.x", half_extents.x)?;
+        check_size("Cuboid", "half_extents.y", half_extents.y)?;
+        check_size("Cuboid", "half_extents.z", half_extents.z)?;
         Ok(Self { half_extents })
     }
 

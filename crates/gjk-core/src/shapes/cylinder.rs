@@ -2,11 +2,11 @@
 
 use glam::Vec3;
 
-use crate::error::{ShapeError, positive};
+use crate::error::{ShapeError, check_size};
 use crate::feature::{Feature, FeatureId};
 use crate::math::Aabb;
 use crate::math::Pose;
-use crate::support::{SupportMap, disc_extents};
+use crate::support::{CoreSymmetry, SupportMap, disc_extents};
 use crate::tolerance::{CAP_POLYGON_VERTICES, CAP_RIM_MIN_GAP};
 
 /// A solid cylinder of radius `radius` whose axis runs along Y from `-half_height`
@@ -18,12 +18,14 @@ pub struct Cylinder {
 }
 
 impl Cylinder {
-    /// A cylinder; both sizes finite and positive.
+    /// A cylinder; both sizes finite, `>= 0` and at most
+    /// [`MAX_SIZE`](crate::tolerance::MAX_SIZE). A zero half height gives a disc
+    /// (a coin, a wheel), a zero radius the segment of its axis.
     #[inline]
     pub fn new(half_height: f32, radius: f32) -> Result<Self, ShapeError> {
         Ok(Self {
-            half_height: positive("Cylinder", "half_height", half_height)?,
-            radius: positive("Cylinder", "radius", radius)?,
+            half_height: check_size("Cylinder", "half_height", half_height)?,
+            radius: check_size("Cylinder", "radius", radius)?,
         })
     }
 
@@ -186,6 +188,11 @@ impl SupportMap for Cylinder {
             self.half_height
         };
         p
+    }
+
+    #[inline]
+    fn core_symmetry(&self) -> CoreSymmetry {
+        CoreSymmetry::RevolutionY
     }
 
     #[inline]

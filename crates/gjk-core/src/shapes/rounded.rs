@@ -2,11 +2,11 @@
 
 use glam::Vec3;
 
-use crate::error::{ShapeError, positive};
+use crate::error::{ShapeError, check_size};
 use crate::feature::Feature;
 use crate::math::Aabb;
 use crate::math::Pose;
-use crate::support::SupportMap;
+use crate::support::{CoreSymmetry, SupportMap};
 
 /// `inner` dilated by a ball of radius `radius`: its Minkowski sum with that ball.
 /// A rounded box, a rounded hull. The radius adds to the inner shape's margin, so
@@ -18,12 +18,13 @@ pub struct Rounded<S> {
 }
 
 impl<S: SupportMap> Rounded<S> {
-    /// Dilates `inner` by `radius` (finite, positive).
+    /// Dilates `inner` by `radius` (finite, `>= 0` and at most
+    /// [`MAX_SIZE`](crate::tolerance::MAX_SIZE)).
     #[inline]
     pub fn new(inner: S, radius: f32) -> Result<Self, ShapeError> {
         Ok(Self {
             inner,
-            radius: positive("Rounded", "radius", radius)?,
+            radius: check_size("Rounded", "radius", radius)?,
         })
     }
 
@@ -59,6 +60,11 @@ impl<S: SupportMap> SupportMap for Rounded<S> {
     #[inline]
     fn support_feature(&self, dir: Vec3, out: &mut Feature) {
         self.inner.support_feature(dir, out)
+    }
+
+    #[inline]
+    fn core_symmetry(&self) -> CoreSymmetry {
+        self.inner.core_symmetry()
     }
 
     #[inline]

@@ -8,7 +8,7 @@ use super::{Capsule, Cone, ConvexHull, Cuboid, Cylinder, Rounded, Sphere};
 use crate::feature::Feature;
 use crate::math::Aabb;
 use crate::math::Pose;
-use crate::support::SupportMap;
+use crate::support::{CoreSymmetry, SupportMap};
 
 /// Any shape widephase knows. Hulls and rounded shapes are behind `Arc` so that a
 /// `Shape` is cheap to clone into many bodies and batches.
@@ -31,6 +31,11 @@ pub enum Shape {
 }
 
 /// The kind of a [`Shape`], without its data (the batch driver buckets by it).
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ShapeKind {
     /// [`Shape::Sphere`].
@@ -111,6 +116,11 @@ impl SupportMap for Shape {
     }
 
     #[inline]
+    fn core_symmetry(&self) -> CoreSymmetry {
+        dispatch!(self, s => s.core_symmetry())
+    }
+
+    #[inline]
     fn aabb(&self, pose: &Pose) -> Aabb {
         dispatch!(self, s => s.aabb(pose))
     }
@@ -145,6 +155,11 @@ impl<S: SupportMap + ?Sized> SupportMap for Arc<S> {
     #[inline]
     fn inner_radius(&self) -> f32 {
         (**self).inner_radius()
+    }
+
+    #[inline]
+    fn core_symmetry(&self) -> CoreSymmetry {
+        (**self).core_symmetry()
     }
 
     #[inline]

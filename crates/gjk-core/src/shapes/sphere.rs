@@ -2,25 +2,26 @@
 
 use glam::Vec3;
 
-use crate::error::{ShapeError, positive};
+use crate::error::{ShapeError, check_size};
 use crate::feature::{Feature, FeatureId};
 use crate::math::Aabb;
 use crate::math::Pose;
-use crate::support::SupportMap;
+use crate::support::{CoreSymmetry, SupportMap};
 
 /// A ball of radius `radius` centred at the local origin: a point core with the
-/// radius as margin.
+/// radius as margin. A zero radius gives the point itself.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sphere {
     radius: f32,
 }
 
 impl Sphere {
-    /// A ball; the radius must be finite and positive.
+    /// A ball; the radius must be finite, `>= 0` and at most
+    /// [`MAX_SIZE`](crate::tolerance::MAX_SIZE).
     #[inline]
     pub fn new(radius: f32) -> Result<Self, ShapeError> {
         Ok(Self {
-            radius: positive("Sphere", "radius", radius)?,
+            radius: check_size("Sphere", "radius", radius)?,
         })
     }
 
@@ -46,6 +47,11 @@ impl SupportMap for Sphere {
     #[inline]
     fn support_feature(&self, _dir: Vec3, out: &mut Feature) {
         out.set_vertex(Vec3::ZERO, FeatureId::vertex(0));
+    }
+
+    #[inline]
+    fn core_symmetry(&self) -> CoreSymmetry {
+        CoreSymmetry::Point
     }
 
     #[inline]

@@ -74,7 +74,7 @@ impl EarlyOuts for IntersectsQuery {
     const INSIDE_POINT: bool = false;
     /// With early outs, the balls decide every pair outside `0..1`.
     const CLOSENESS_SPAN: f32 = 1.0;
-    /// The separating-axis test ([`cuboids_sat_x8`]), which decides every pair the
+    /// The separating-axis test ([`crate::cuboids_sat_x8`]), which decides every pair the
     /// balls would and more.
     #[inline(always)]
     fn box_verdict(
@@ -131,8 +131,8 @@ impl EarlyOuts for DistanceQuery {
     ) -> BoundsVerdictX8 {
         let (rot_a, rot_b) = (pose_a.rotation_matrix(), pose_b.rotation_matrix());
         let (overlapping, inside) = box_box_overlap_x8(
-            (a.inner.half_extents, &rot_a, pose_a.translation),
-            (b.inner.half_extents, &rot_b, pose_b.translation),
+            (a.inner.half_extents(), &rot_a, pose_a.translation),
+            (b.inner.half_extents(), &rot_b, pose_b.translation),
         );
         BoundsVerdictX8 {
             apart: MaskX8::NONE,

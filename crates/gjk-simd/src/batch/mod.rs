@@ -109,7 +109,9 @@ fn run_query<Q: BatchQuery, S: Borrow<Shape> + Sync>(
             // of the remaining blocks (rayon's join), so a thread that wakes late
             // still finds work. Blocks stay large, so that a mixed block's buckets
             // fill whole batches.
-            let task = 8 * batches_per_task.max(1);
+            // Options are input too: a task of more batches than there are pairs
+            // is one task a bucket, and must not overflow (saturating).
+            let task = batches_per_task.max(1).saturating_mul(8);
             (0..n.div_ceil(BLOCK))
                 .into_par_iter()
                 .with_max_len(1)
@@ -142,10 +144,31 @@ fn run_query<Q: BatchQuery, S: Borrow<Shape> + Sync>(
 /// Pairs whose bounding balls decide the answer ([`gjk_core::query::bounds`])
 /// skip GJK and report 0 iterations (not for capsule and cone pairs, where the
 /// test costs more than it saves), and so do box pairs that the separating-axis
-/// test decides ([`cuboids_sat_x8`]); [`intersects_batch_with`] turns both off.
+/// test decides ([`crate::cuboids_sat_x8`]); [`intersects_batch_with`] turns both off.
 ///
 /// Empty input gives empty output; slices of different lengths give
 /// [`BatchError::LengthMismatch`]. `S` is `Shape` or any reference to one.
+///
+/// ```
+/// use gjk_core::{Cuboid, Pose, Shape, Sphere};
+/// use gjk_core::glam::Vec3;
+/// use gjk_simd::{Parallelism, intersects_batch};
+///
+/// // A ball rolling past a box: 20 poses, 0.25 apart along x.
+/// let ball: Shape = Sphere::new(0.5)?.into();
+/// let cube: Shape = Cuboid::new(Vec3::ONE)?.into();
+/// let poses_b: Vec<Pose> = (0..20)
+///     .map(|i| Pose::from_translation(Vec3::new(i as f32 * 0.25, 0.0, 0.0)).unwrap())
+///     .collect();
+/// let hits = intersects_batch(&vec![&cube; 20], &vec![Pose::IDENTITY; 20], &vec![&ball; 20], &poses_b, Parallelism::Sequential)?;
+/// // The ball reaches the face at x = 1 while its centre is within 1.5.
+/// let touching: Vec<bool> = hits.iter().map(|h| h.intersecting).collect();
+/// assert_eq!(touching.iter().filter(|&&t| t).count(), 7);
+/// assert!(touching[6] && !touching[7]);
+/// // Slices of different lengths are an error, not a panic.
+/// assert!(intersects_batch(&[&cube], &[], &[&ball], &[], Parallelism::Sequential).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn intersects_batch<S: Borrow<Shape> + Sync>(
     shapes_a: &[S],
     poses_a: &[Pose],
@@ -184,7 +207,7 @@ pub fn intersects_batch_with<S: Borrow<Shape> + Sync>(
 /// shapes_b[i] at poses_b[i])`, with the conventions of [`gjk_core::distance`];
 /// results in input order, each bit-identical to what the pair gets alone.
 ///
-/// Pairs whose inner balls prove an overlap ([`crate::bounds_x8`]) skip GJK:
+/// Pairs whose inner balls prove an overlap ([`crate::query::bounds_x8`]) skip GJK:
 /// distance 0, a point inside both shapes as both witnesses, a zero normal, 0
 /// iterations (which point inside both is the contract's choice: GJK would give
 /// another). [`distance_batch_with`] turns that off.
@@ -193,6 +216,26 @@ pub fn intersects_batch_with<S: Borrow<Shape> + Sync>(
 /// [`BatchError::LengthMismatch`]. A pair whose relative pose overflows f32 (the
 /// validated inputs rule out anything else non-finite) reports
 /// `Status::InvalidInput` with a NaN distance.
+///
+/// ```
+/// use gjk_core::{Capsule, Pose, Shape};
+/// use gjk_core::glam::Vec3;
+/// use gjk_simd::{Parallelism, distance_batch};
+///
+/// // 100 capsule pairs, B ever farther along z; each answer is what gjk-core gives.
+/// let capsule: Shape = Capsule::new(1.0, 0.25)?.into();
+/// let n = 100;
+/// let poses_b: Vec<Pose> = (0..n)
+///     .map(|i| Pose::from_translation(Vec3::new(0.0, 0.0, 0.1 * i as f32)).unwrap())
+///     .collect();
+/// let shapes = vec![&capsule; n];
+/// let d = distance_batch(&shapes, &vec![Pose::IDENTITY; n], &shapes, &poses_b, Parallelism::default())?;
+/// for (i, di) in d.iter().enumerate() {
+///     let expected = (0.1 * i as f32 - 0.5).max(0.0);
+///     assert!((di.distance - expected).abs() < 1e-5, "pair {i}: {di:?}");
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn distance_batch<S: Borrow<Shape> + Sync>(
     shapes_a: &[S],
     poses_a: &[Pose],

@@ -13,7 +13,7 @@ use wide::f32x8;
 
 use super::contact_x8::{ContactX8, LocalContact, finish_contact, from_closest_cores};
 use super::gjk_x8::{CoreClosest, DistanceX8, IntersectionX8, finish_distance};
-use super::minkowski_x8::{pair_frame, shapes_finite};
+use super::minkowski_x8::{offset_in_range, pair_frame, pair_scale, shapes_finite};
 use super::status_x8::statuses;
 use crate::math::{CmpX8, MaskX8, PoseX8, Vec3X8};
 use crate::shapes::{CapsuleX8, RoundedX8, SphereX8};
@@ -36,7 +36,7 @@ impl SegmentCoreX8 for SphereX8 {
 impl SegmentCoreX8 for CapsuleX8 {
     #[inline(always)]
     fn half_segment(&self) -> f32x8 {
-        self.half_height
+        self.half_height()
     }
 }
 
@@ -73,7 +73,7 @@ fn closest_cores<A: SegmentCoreX8, B: SegmentCoreX8>(
         let valid = lanes
             & pose_a.finite()
             & pose_b.finite()
-            & (core_b - core_a).finite()
+            & offset_in_range(core_b - core_a)
             & shapes_finite(a, b);
         let axes = SegmentAxes {
             u: Vec3X8::splat(glam::Vec3::Y),
@@ -86,8 +86,17 @@ fn closest_cores<A: SegmentCoreX8, B: SegmentCoreX8>(
     };
     let v = core_a - core_b;
     let vv = v.length_squared();
+    let mut length = vv.sqrt();
+    // |v|² leaves f32's range beyond 1.8e19 (two balls posed that far apart) and
+    // loses its digits below 1e-19: there the length is taken of `v` scaled by a
+    // power of two (a uniform branch).
+    let extreme = valid & !(vv.finite() & vv.ge(f32x8::splat(f32::MIN_POSITIVE)));
+    if extreme.any() {
+        let s = pair_scale(v.abs().max_element());
+        length = extreme.select((v * s).length() / s, length);
+    }
     // The cores overlap (touch) within the touch tolerance, as in GJK.
-    let core_distance = vv.le(touch * touch).select(zero, vv.sqrt());
+    let core_distance = length.le(touch).select(zero, length);
     let cores = CoreClosest {
         core_a,
         core_b,
@@ -127,12 +136,19 @@ fn segment_closest_points<A: SegmentCoreX8, B: SegmentCoreX8>(
     // partial derivatives of |c + t·u - s·e|² to zero: s = g + k·t, t = k·s - f,
     // with k = e·u, f = u·c, g = e·c; so s = (g - k·f) / (1 - k²), where
     // 1 - k² = u.x² + u.z² (u is a unit vector: no cancellation near parallel).
+    // The numerator is g (1 - k²) - k (u.x c.x + u.z c.z): written so, s is
+    // g - k (u.x c.x + u.z c.z) / (u.x² + u.z²), a ratio of two small terms of
+    // the same order. Formed as g - k·f instead, it subtracts two numbers of the
+    // size of the offset along the axis, whose rounding the small denominator
+    // then multiplies: on long, nearly parallel capsules (a thousand times longer
+    // than wide, 1e-4 rad apart) that moved the closest pair to the wrong end.
     let (k, f, g) = (u.y, u.dot(c), c.y);
     let denom = u.x * u.x + u.z * u.z;
+    let across = u.z.mul_add(c.z, u.x * c.x);
     // Parallel (or a point core): any s gives a closest pair once t and s are
     // clamped in turn; take the centre.
     let skew = denom.gt(f32x8::splat(PARALLEL_SEGMENTS_SIN_SQ));
-    let s_free = skew.select((g - k * f) / denom, zero);
+    let s_free = skew.select(g - k * (across / denom), zero);
     let s1 = s_free.max(-ha).min(ha);
     // The closest t to A's point s1; if it leaves B's segment, clamp it and take
     // the closest s to that end (Ericson, Real-Time Collision Detection, 5.1.9).

@@ -11,13 +11,13 @@
 //!   the pair moved apart along that normal gives the witness points and checks
 //!   the depth: B moved out by the depth plus a small gap must sit that gap away;
 //! * every other pair, and any box lane the check refuses: `gjk_core`'s own GJK
-//!   and EPA on that lane ([`LaneOf`] is the scalar view of one lane), so the
+//!   and EPA on that lane (`LaneOf` is the scalar view of one lane), so the
 //!   answer is the reference's by construction.
 //!
 //! Whatever path a lane takes, its result depends on its own inputs only.
 
-use gjk_core::tolerance::{TOUCH_TOLERANCE, WITNESS_GAP_TOUCHES_X8};
-use gjk_core::{Contact, Pose, Status, SupportMap};
+use gjk_core::tolerance::{EPA_RELATIVE_GAP, TOUCH_TOLERANCE, WITNESS_GAP_TOUCHES_X8};
+use gjk_core::{Contact, CoreSymmetry, Pose, Status, SupportMap};
 use glam::Vec3;
 use wide::f32x8;
 
@@ -160,7 +160,10 @@ fn gjk_contact<A: SupportMapX8, B: SupportMapX8>(
         status: gjk.status,
     };
     if contact.unresolved.any() {
-        let pen = penetration_x8(m, &gjk.enclosure, contact.unresolved, touch);
+        // Coaxial solids of revolution stay unresolved: the scalar query measures
+        // them in their axial plane (`gjk_core::query::epa_axial`).
+        let polytope_lanes = contact.unresolved.and_not(axial_lanes(m, touch));
+        let pen = penetration_x8(m, &gjk.enclosure, polytope_lanes, touch);
         let done = pen.resolved;
         let (ma, mb) = margins;
         let n = pen.normal;
@@ -181,6 +184,30 @@ fn gjk_contact<A: SupportMapX8, B: SupportMapX8>(
     contact
 }
 
+/// The lanes whose cores gjk-core's contact measures in their axial plane: both
+/// solids of revolution with axes parallel enough that B's tilt stays within
+/// EPA's tolerance at any depth up to the shapes' size, or a point core against
+/// a solid of revolution (see `gjk_core::query::epa_axial`).
+#[inline(always)]
+fn axial_lanes<A: SupportMapX8, B: SupportMapX8>(
+    m: &MinkowskiX8<'_, A, B>,
+    touch: f32x8,
+) -> MaskX8 {
+    use CoreSymmetry::{Point, RevolutionY};
+    match (A::CORE_SYMMETRY, B::CORE_SYMMETRY) {
+        (RevolutionY, RevolutionY) => {
+            let (a, b) = m.shapes();
+            let (ra, rb) = (a.bounding_radius(), b.bounding_radius());
+            let axis_b = m.b_to_a().y_axis;
+            let sine = (axis_b.x * axis_b.x + axis_b.z * axis_b.z).sqrt();
+            let bound = f32x8::splat(EPA_RELATIVE_GAP) * (ra + rb) + touch;
+            (sine * rb).le(bound)
+        }
+        (RevolutionY, Point) | (Point, RevolutionY) => MaskX8::ALL,
+        _ => MaskX8::NONE,
+    }
+}
+
 /// Two box cores: the separating axes measure overlapping cores exactly; one GJK
 /// run finds the witness points of those lanes (B moved apart along the normal)
 /// and the closest points of the others (where the axes do not already prove
@@ -196,7 +223,7 @@ fn box_contact<A: SupportMapX8, B: SupportMapX8>(
     (ma, mb): (f32x8, f32x8),
 ) -> LocalContact {
     let zero = f32x8::ZERO;
-    let (core_depth, n) = box_cores_penetration_x8(ha, hb, &m.b_to_a(), m.offset());
+    let (core_depth, n) = box_cores_penetration_x8(ha, hb, &m.b_to_a(), m.unscaled_offset());
     // Within the touch tolerance the cores count as overlapping, as in GJK.
     let overlapping = valid & core_depth.gt(-touch);
     // Elsewhere -core_depth bounds the cores' distance from below.
@@ -256,6 +283,9 @@ impl<S: SupportMapX8> SupportMap for LaneOf<'_, S> {
     }
     fn bounding_radius(&self) -> f32 {
         self.shape.bounding_radius().as_array()[self.lane]
+    }
+    fn core_symmetry(&self) -> CoreSymmetry {
+        S::CORE_SYMMETRY
     }
 }
 

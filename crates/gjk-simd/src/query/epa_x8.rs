@@ -1,20 +1,19 @@
 //! EPA on eight pairs at once: the twin of `gjk_core::query::epa`.
 //!
-//! Each lane expands its own polytope (`gjk_core::query::polytope`, the same
-//! allocation-free polytope and rules as the scalar EPA), from the tetrahedron
-//! GJK found around the origin; the support points every lane asks for in a trip
-//! are found eight at a time. A lane ends as the scalar loop does: converged
-//! (the support plane lies within the EPA gap of the nearest face), at the
-//! iteration cap, or on a refused step (degenerate). A lane whose polytope would
-//! outgrow its fixed storage, or whose tetrahedron is flat, is left unresolved for
-//! the caller (the scalar EPA, with its larger caps, measures it).
+//! Each lane expands its own polytope (`gjk_core::query::polytope`, the scalar
+//! EPA's polytope and rules), from the tetrahedron GJK found around the origin;
+//! the support points every lane asks for in a trip are found eight at a time. A
+//! lane ends as the scalar loop does: converged (the support plane lies within
+//! the EPA gap of the nearest face), at the caps, or on a refused step
+//! (degenerate). A lane whose tetrahedron is flat or does not hold the origin is
+//! left unresolved for the caller (the scalar EPA grows its own tetrahedron).
 
 use std::cell::RefCell;
 
 use gjk_core::Status;
 use gjk_core::query::minkowski::SupportPoint;
-use gjk_core::query::polytope::{NearestFace, Polytope, Refusal};
-use gjk_core::tolerance::{EPA_MAX_ITERATIONS, EPA_RELATIVE_GAP};
+use gjk_core::query::polytope::{NearestFace, Polytope, Refusal, Step};
+use gjk_core::tolerance::EPA_MAX_ITERATIONS;
 use glam::Vec3;
 use wide::f32x8;
 
@@ -42,9 +41,9 @@ pub(crate) struct PenetrationX8 {
 }
 
 thread_local! {
-    /// Eight polytopes per thread, reused call after call: a polytope is a few
-    /// kilobytes, and resetting one touches only what the last use filled.
-    static POLYTOPES: RefCell<Vec<Box<Polytope>>> = const { RefCell::new(Vec::new()) };
+    /// Eight polytopes per thread, reused call after call: a reset keeps the
+    /// storage the last use grew.
+    static POLYTOPES: RefCell<Vec<Polytope>> = const { RefCell::new(Vec::new()) };
 }
 
 /// EPA on the lanes of `enclosure.lanes & lanes`, from their enclosing tetrahedra,
@@ -55,13 +54,21 @@ pub(crate) fn penetration_x8<A: SupportMapX8, B: SupportMapX8>(
     lanes: MaskX8,
     touch: f32x8,
 ) -> PenetrationX8 {
-    POLYTOPES.with(|cell| {
+    // The tetrahedra and the supports are in the scaled units of `m` (see
+    // `MinkowskiX8::scale`): so is the tolerance, and the answers are scaled back.
+    let s = m.scale();
+    let mut pen = POLYTOPES.with(|cell| {
         let mut polytopes = cell.borrow_mut();
         while polytopes.len() < 8 {
-            polytopes.push(Polytope::empty());
+            polytopes.push(Polytope::default());
         }
-        run(m, enclosure, lanes, touch, &mut polytopes[..8])
-    })
+        run(m, enclosure, lanes, touch * s, &mut polytopes[..8])
+    });
+    let unscale = f32x8::ONE / s;
+    pen.depth = pen.depth * unscale;
+    pen.core_a = pen.core_a * unscale;
+    pen.core_b = pen.core_b * unscale;
+    pen
 }
 
 /// The lane loop: every trip, each active lane names its nearest face, the support
@@ -72,7 +79,7 @@ fn run<A: SupportMapX8, B: SupportMapX8>(
     enclosure: &Enclosure,
     lanes: MaskX8,
     touch: f32x8,
-    polytopes: &mut [Box<Polytope>],
+    polytopes: &mut [Polytope],
 ) -> PenetrationX8 {
     let touch = touch.to_array();
     let (w, a) = (
@@ -89,13 +96,15 @@ fn run<A: SupportMapX8, B: SupportMapX8>(
         });
         // A tetrahedron flat within rounding has no trustworthy inside: the
         // scalar EPA grows another, so the lane is left to it.
-        let [p0, p1, p2, p3] = points.map(|p| p.w);
+        // (In f64, as the scalar EPA tests GJK's tetrahedron.)
+        let [p0, p1, p2, p3] = points.map(|p| p.w.as_dvec3());
         let volume = (p1 - p0).dot((p2 - p0).cross(p3 - p0)).abs();
-        if volume > touch[k] * touch[k] * touch[k] && polytopes[k].reset(points) {
+        let t = f64::from(touch[k]);
+        if volume > t * t * t && polytopes[k].reset(points, touch[k]).is_ok() {
             active |= 1 << k;
         }
     }
-    let mut resolved = active;
+    let resolved = active;
     let mut status = [Status::IterationLimit; 8];
     let mut iterations = [0u32; 8];
     let mut nearest: [Option<NearestFace>; 8] = [None; 8];
@@ -103,7 +112,7 @@ fn run<A: SupportMapX8, B: SupportMapX8>(
         let mut dirs = [Vec3::X; 8];
         for k in (0..8).filter(|k| active >> k & 1 == 1) {
             let face = polytopes[k].nearest();
-            dirs[k] = face.normal;
+            dirs[k] = face.normal();
             nearest[k] = Some(face);
         }
         let (ws, as_) = m.support(Vec3X8::from_array(dirs), MaskX8::from_bitmask(active));
@@ -117,21 +126,14 @@ fn run<A: SupportMapX8, B: SupportMapX8>(
                 a: as_[k],
                 b: as_[k] - ws[k],
             };
-            let gap = p.w.dot(face.normal) - face.distance;
-            let end = if gap <= EPA_RELATIVE_GAP * face.distance.max(0.0) + touch[k] {
-                Some(Status::Converged)
-            } else if iterations[k] >= EPA_MAX_ITERATIONS {
-                Some(Status::IterationLimit)
-            } else {
-                match polytopes[k].expand(&face, p, touch[k]) {
-                    Ok(()) => None,
-                    Err(Refusal::Degenerate) => Some(Status::Degenerate),
-                    // No room: the scalar EPA, with its larger caps, takes over.
-                    Err(Refusal::Full) => {
-                        resolved &= !(1 << k);
-                        Some(Status::IterationLimit)
-                    }
+            let end = match polytopes[k].step(&face, p, touch[k]) {
+                Ok(Step::Converged) => Some(Status::Converged),
+                Ok(Step::Expanded) if iterations[k] >= EPA_MAX_ITERATIONS => {
+                    Some(Status::IterationLimit)
                 }
+                Ok(Step::Expanded) => None,
+                Err(Refusal::Degenerate) => Some(Status::Degenerate),
+                Err(Refusal::Full) => Some(Status::IterationLimit),
             };
             if let Some(s) = end {
                 status[k] = s;

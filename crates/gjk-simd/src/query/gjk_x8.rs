@@ -16,7 +16,7 @@
 
 use gjk_core::Status;
 use gjk_core::tolerance::{GJK_GAP_FLOOR, GJK_MAX_ITERATIONS, GJK_RELATIVE_GAP, TOUCH_TOLERANCE};
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 use wide::f32x8;
 
 use super::minkowski_x8::MinkowskiX8;
@@ -119,7 +119,6 @@ where
     let mut simplex = SimplexX8::single(w0, a0);
     let mut enclosing = (Vec3X8::ZERO, Vec3X8::ZERO, zero);
     let mut v = w0;
-    let mut max_w_sq = w0.length_squared();
     let mut iterations = valid.select(f32x8::ONE, zero);
     let max_iterations = f32x8::splat(GJK_MAX_ITERATIONS as f32);
 
@@ -174,14 +173,10 @@ where
             let separated = active & vw.gt(reach * v_len);
             active = active.and_not(separated);
         }
-        // `fast_max` (one `vmaxps`) keeps `max_w_sq` where |w|² is NaN, as the
-        // NaN-aware `max` (four instructions) does; `max_w_sq` itself is NaN only
-        // in lanes whose first support was, which ended at the first check.
-        max_w_sq = w.length_squared().fast_max(max_w_sq);
         let gap = vv - vw;
         let converged = active
             & (gap.le(f32x8::splat(GJK_RELATIVE_GAP) * vv)
-                | gap.le(f32x8::splat(GJK_GAP_FLOOR) * v_len * max_w_sq.sqrt())
+                | gap.le(f32x8::splat(GJK_GAP_FLOOR) * v_len * w.length())
                 | simplex.contains(w));
         if BOOLEAN {
             intersected |= converged & within_reach;
@@ -245,6 +240,51 @@ where
     }
 }
 
+/// The witnesses of lane `lane`, whose tetrahedron (the three slots and the
+/// enclosing vertex) holds the origin: the origin's barycentric weights in f64,
+/// clamped to be non-negative and normalized, applied to the core points of A
+/// and B.
+#[cold]
+fn enclosed_witnesses(
+    simplex: &SimplexX8,
+    (ea, eb, _): &(Vec3X8, Vec3X8, f32x8),
+    lane: usize,
+) -> (Vec3, Vec3) {
+    let a: [DVec3; 4] = [
+        simplex.a[0].lane(lane),
+        simplex.a[1].lane(lane),
+        simplex.a[2].lane(lane),
+        ea.lane(lane),
+    ]
+    .map(|v| v.as_dvec3());
+    let w: [DVec3; 4] = [
+        simplex.w[0].lane(lane).as_dvec3(),
+        simplex.w[1].lane(lane).as_dvec3(),
+        simplex.w[2].lane(lane).as_dvec3(),
+        a[3] - eb.lane(lane).as_dvec3(),
+    ];
+    let [e1, e2, e3] = [w[1] - w[0], w[2] - w[0], w[3] - w[0]];
+    let volume = e1.dot(e2.cross(e3));
+    let o = -w[0];
+    let l1 = o.dot(e2.cross(e3)) / volume;
+    let l2 = e1.dot(o.cross(e3)) / volume;
+    let l3 = e1.dot(e2.cross(o)) / volume;
+    let mut weights =
+        [1.0 - l1 - l2 - l3, l1, l2, l3].map(|l| if l.is_finite() { l.max(0.0) } else { 0.0 });
+    let total: f64 = weights.iter().sum();
+    if total > 0.0 {
+        weights = weights.map(|l| l / total);
+    } else {
+        weights = [0.25; 4];
+    }
+    let (mut pa, mut pb) = (DVec3::ZERO, DVec3::ZERO);
+    for k in 0..4 {
+        pa += a[k] * weights[k];
+        pb += (a[k] - w[k]) * weights[k];
+    }
+    (pa.as_vec3(), pb.as_vec3())
+}
+
 /// Per-lane iteration counts as integers.
 #[inline(always)]
 pub(crate) fn iteration_counts(it: f32x8) -> [u32; 8] {
@@ -267,7 +307,10 @@ pub fn intersects_x8<A: SupportMapX8, B: SupportMapX8>(
     let scale = a.bounding_radius() + b.bounding_radius();
     let touch = f32x8::splat(TOUCH_TOLERANCE) * scale;
     let reach = a.margin() + b.margin() + touch;
-    let out = run::<A, B, true, false>(&m, valid, touch, reach);
+    // The loop sees the pair scaled (see `MinkowskiX8::scale`): so must its
+    // tolerances. Its verdict needs no unscaling.
+    let s = m.scale();
+    let out = run::<A, B, true, false>(&m, valid, touch * s, reach * s);
     IntersectionX8 {
         intersecting: out.shapes_intersect & valid,
         iterations: iteration_counts(out.iterations),
@@ -339,36 +382,41 @@ pub(crate) fn closest_cores<A: SupportMapX8, B: SupportMapX8>(
     touch: f32x8,
 ) -> CoresGjk {
     let zero = f32x8::ZERO;
-    let out = run::<A, B, false, true>(m, valid, touch, zero);
+    // The loop sees the pair scaled (see `MinkowskiX8::scale`), and so its
+    // tolerance; its points and `v` are scaled back below, exactly.
+    let s = m.scale();
+    let out = run::<A, B, false, true>(m, valid, touch * s, zero);
     let (mut core_a, mut core_b) = out.simplex.witnesses();
-    let (ea, eb, ew) = out.enclosing;
-    core_a = ea.mul_add(ew, core_a);
-    core_b = eb.mul_add(ew, core_b);
-    // An enclosing tetrahedron's four weights come from four separate divisions;
-    // dividing by their sum makes the witnesses convex combinations again (each
-    // inside its core), which rounding alone does not: on curved cores the
-    // overlap point left the shapes by up to 5.8e-4 without it. Other lanes'
-    // weights sum to one by construction and are left alone.
-    let enclosed = ew.gt(zero);
-    let total = (0..3).fold(ew, |sum, k| {
-        sum + out.simplex.exists[k].select(out.simplex.weights[k], zero)
-    });
-    let scale = enclosed.select(f32x8::ONE / total, f32x8::ONE);
-    core_a = core_a * scale;
-    core_b = core_b * scale;
+    // An enclosing tetrahedron's weights are recomputed in f64 from its f32
+    // vertices, once per enclosed lane after the loop: the f32 weights carry an
+    // error of the vertices' magnitude over the tetrahedron's height, and a long or
+    // flat tetrahedron (shapes a thousand times longer than wide, curved cores near
+    // touching) left the overlap point outside both shapes by far more than their
+    // rounding. In f64 the weights reproduce the origin from the vertices, so the
+    // witnesses of A and B coincide and the point lies in both.
+    let mut bits = out.enclosing.2.gt(zero).bitmask();
+    while bits != 0 {
+        let lane = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let (a, b) = enclosed_witnesses(&out.simplex, &out.enclosing, lane);
+        core_a.set_lane(lane, a);
+        core_b.set_lane(lane, b);
+    }
 
-    let core_distance = out.cores_overlap.select(zero, out.v.length());
+    let unscale = f32x8::ONE / s;
+    let core_distance = out.cores_overlap.select(zero, out.v.length() * unscale);
     let cores = CoreClosest {
-        core_a,
-        core_b,
-        v: out.v,
+        core_a: core_a * unscale,
+        core_b: core_b * unscale,
+        v: out.v * unscale,
         core_distance,
     };
     let (a3, b3, _) = out.enclosing;
-    let s = &out.simplex;
+    let simplex = &out.simplex;
+    // The tetrahedron stays in the scaled units of `m`, where EPA goes on.
     let enclosure = Enclosure {
-        w: [s.w[0], s.w[1], s.w[2], a3 - b3],
-        a: [s.a[0], s.a[1], s.a[2], a3],
+        w: [simplex.w[0], simplex.w[1], simplex.w[2], a3 - b3],
+        a: [simplex.a[0], simplex.a[1], simplex.a[2], a3],
         lanes: out.enclosed,
     };
     CoresGjk {

@@ -54,8 +54,8 @@ pub fn cuboids_sat_x8(
     let r: [[f32x8; 3]; 3] =
         std::array::from_fn(|i| std::array::from_fn(|j| [cols[j].x, cols[j].y, cols[j].z][i]));
     let abs_r: [[f32x8; 3]; 3] = r.map(|row| row.map(|x| x.abs()));
-    let ha = a.inner.half_extents;
-    let hb = b.inner.half_extents;
+    let ha = a.inner.half_extents();
+    let hb = b.inner.half_extents();
     let (ea, eb) = ([ha.x, ha.y, ha.z], [hb.x, hb.y, hb.z]);
 
     // Rounding: see `BOX_AXES_SLACK_ULPS`; pairs within the slack go to GJK.

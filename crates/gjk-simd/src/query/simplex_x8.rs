@@ -20,21 +20,55 @@
 //! (Ericson), on purpose: the differential tests then compare two independent
 //! solutions of the same sub-problem.
 
-use gjk_core::tolerance::{FLAT_TETRAHEDRON_X8, SLIVER_TRIANGLE_X8};
+use gjk_core::tolerance::{
+    EDGE_CANCELLATION_X8, FLAT_HEIGHT_ULPS, FLAT_TRIANGLE_X8, SLIVER_TRIANGLE_X8,
+};
 use wide::f32x8;
 
 use crate::math::{CmpX8, MaskX8, Vec3X8};
 
 /// Lanes where `w` stands off the plane of the triangle `p0 p1 p2` (normal
-/// `n_old`) by more than [`FLAT_TETRAHEDRON_X8`] allows: only there does the tetrahedron
-/// `w p0 p1 p2` have an interior that f32 can tell. Returns the mask and the
-/// height numerator `n_old · (w - p0)`.
+/// `n_old`) by more than [`FLAT_HEIGHT_ULPS`] ulps of the four points'
+/// coordinates along that normal: only there does the tetrahedron `w p0 p1 p2`
+/// have an interior that f32 can tell (gjk-core's test, on the face the solve
+/// extends). Returns the mask and the height numerator `n_old · (w - p0)`.
 #[inline(always)]
-fn tetrahedron_not_flat(n_old: Vec3X8, p0: Vec3X8, w: Vec3X8) -> (MaskX8, f32x8) {
-    let e = w - p0;
-    let height = n_old.dot(e);
-    let bound = f32x8::splat(FLAT_TETRAHEDRON_X8) * n_old.length_squared() * e.length_squared();
-    ((height * height).gt(bound), height)
+fn tetrahedron_not_flat(n_old: Vec3X8, p: &[Vec3X8; 3], w: Vec3X8) -> (MaskX8, f32x8) {
+    let height = n_old.dot(w - p[0]);
+    let n = n_old.abs();
+    let rounding = w
+        .abs()
+        .dot(n)
+        .fast_max(p[0].abs().dot(n))
+        .fast_max(p[1].abs().dot(n))
+        .fast_max(p[2].abs().dot(n));
+    let bound = f32x8::splat(FLAT_HEIGHT_ULPS * f32::EPSILON) * rounding;
+    ((height * height).gt(bound * bound), height)
+}
+
+/// The origin's projection `w + t d` on the line through `w` along `d`
+/// (`dd = |d|²`), for the lanes of `active`.
+///
+/// The sum cancels `w` down to the projection `p`, and its rounding, ulps of `|w|`,
+/// can swamp `p` when the edge is long and passes close to the origin (two long
+/// nearly parallel capsules or boxes: `|w|` a thousand times `|p|`). GJK then
+/// works with a closest point that is not orthogonal to the edge, its gap test
+/// reads the error times `|w|`, and it stops early, hundreds of times too far.
+/// Where `|w|² > EDGE_CANCELLATION_X8 · |p|²` the point is taken as the part of `w`
+/// orthogonal to `d`, `d × (w × d) / |d|²`, whose products are of the size of
+/// `|p| |d|`; elsewhere the sum is as good and cheaper (a uniform branch skips
+/// the products when no lane needs them; each lane's choice is its own).
+#[inline(always)]
+fn edge_point(w: Vec3X8, d: Vec3X8, t: f32x8, dd: f32x8, active: MaskX8) -> Vec3X8 {
+    let p = d.mul_add(t, w);
+    let cancels = active
+        & w.length_squared()
+            .gt(f32x8::splat(EDGE_CANCELLATION_X8) * p.length_squared());
+    if cancels.none() {
+        return p;
+    }
+    let orthogonal = d.cross(w.cross(d)) * (f32x8::ONE / dd);
+    cancels.select(orthogonal, p)
 }
 
 /// The vertex pairs of the three triangles through `w`, with the slot of the vertex
@@ -180,7 +214,7 @@ impl SimplexX8 {
         best_vv: f32x8,
     ) -> MaskX8 {
         let zero = f32x8::ZERO;
-        let not_flat = nn.gt(f32x8::splat(FLAT_TETRAHEDRON_X8) * dd[i] * dd[j]);
+        let not_flat = nn.gt(f32x8::splat(FLAT_TRIANGLE_X8) * dd[i] * dd[j]);
         self.exists[i]
             & self.exists[j]
             & not_flat
@@ -202,7 +236,7 @@ impl SimplexX8 {
             return;
         }
         let t = -w.dot(d[i]) / dd[i];
-        let p = d[i].mul_add(t, w);
+        let p = edge_point(w, d[i], t, dd[i], active & self.exists[i]);
         let pp = p.length_squared();
         let take = self.exists[i] & t.gt(zero) & t.lt(one) & pp.lt(best.vv);
         best.v = take.select(p, best.v);
@@ -279,7 +313,7 @@ impl SimplexX8 {
             return;
         }
         let num = -w.dot(d[i]);
-        let p = d[i].mul_add(num / dd[i], w);
+        let p = edge_point(w, d[i], num / dd[i], dd[i], active & self.exists[i]);
         let pp = p.length_squared();
         let take = self.exists[i] & num.gt(zero) & num.lt(dd[i]) & pp.lt(best.vv);
         best.v = take.select(p, best.v);
@@ -379,10 +413,18 @@ impl SimplexX8 {
             return best;
         }
         let n_old = (self.w[1] - self.w[0]).cross(self.w[2] - self.w[0]);
-        let (not_flat, height) = tetrahedron_not_flat(n_old, self.w[0], w);
+        let (not_flat, height) = tetrahedron_not_flat(n_old, &self.w, w);
         let tet_w = -n_old.dot(self.w[0]) / height;
-        let enclosed =
-            full & not_flat & tet[0].gt(zero) & tet[1].gt(zero) & tet[2].gt(zero) & tet_w.gt(zero);
+        // Rounding leaves the four weights near a sum of one; weights far from
+        // it (a tetrahedron whose volumes are noise) enclose nothing.
+        let sum = tet[0] + tet[1] + tet[2] + tet_w;
+        let enclosed = full
+            & not_flat
+            & tet[0].gt(zero)
+            & tet[1].gt(zero)
+            & tet[2].gt(zero)
+            & tet_w.gt(zero)
+            & sum.lt(f32x8::splat(1.5));
         best.v = enclosed.select(Vec3X8::ZERO, best.v);
         best.vv = enclosed.select(zero, best.vv);
         // Four separate divisions: the weights need not sum to one (the distance
@@ -429,7 +471,7 @@ impl SimplexX8 {
             return best;
         }
         let n_old = (self.w[1] - self.w[0]).cross(self.w[2] - self.w[0]);
-        let (not_flat, height) = tetrahedron_not_flat(n_old, self.w[0], w);
+        let (not_flat, height) = tetrahedron_not_flat(n_old, &self.w, w);
         let w_side = (n_old.dot(self.w[0]) * height).lt(zero);
         let enclosed =
             full & not_flat & opposite_side[0] & opposite_side[1] & opposite_side[2] & w_side;

@@ -1,8 +1,9 @@
 //! Eight capsules.
 
-use gjk_core::{Capsule, FeatureId, Shape};
+use gjk_core::{Capsule, CoreSymmetry, FeatureId, Shape, ShapeError};
 use wide::f32x8;
 
+use super::check_lanes;
 use super::shape_x8::{LaneShape, pack_axial};
 use super::signed_extent;
 use crate::feature_x8::{FeatureMapX8, FeatureX8, splat_rank};
@@ -13,13 +14,31 @@ use crate::support_x8::SupportMapX8;
 /// `half_height` with the radii as margins (the twin of [`gjk_core::Capsule`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct CapsuleX8 {
-    /// Half the length of each core segment.
-    pub half_height: f32x8,
-    /// Radii.
-    pub radius: f32x8,
+    half_height: f32x8,
+    radius: f32x8,
 }
 
 impl CapsuleX8 {
+    /// Validated lanes: every half height and radius finite, `>= 0` and at most
+    /// [`MAX_SIZE`](gjk_core::tolerance::MAX_SIZE), as [`gjk_core::Capsule::new`]
+    /// checks one; the error names the field.
+    pub fn new(half_height: f32x8, radius: f32x8) -> Result<Self, ShapeError> {
+        Ok(Self {
+            half_height: check_lanes("CapsuleX8", "half_height", half_height)?,
+            radius: check_lanes("CapsuleX8", "radius", radius)?,
+        })
+    }
+
+    /// Half the length of each core segment.
+    pub fn half_height(&self) -> f32x8 {
+        self.half_height
+    }
+
+    /// Radii.
+    pub fn radius(&self) -> f32x8 {
+        self.radius
+    }
+
     /// Capsule `i` in lane `i`.
     pub fn from_array(s: [Capsule; 8]) -> Self {
         Self {
@@ -30,6 +49,8 @@ impl CapsuleX8 {
 }
 
 impl SupportMapX8 for CapsuleX8 {
+    const CORE_SYMMETRY: CoreSymmetry = CoreSymmetry::RevolutionY;
+
     #[inline(always)]
     fn support_core(&self, dir: Vec3X8, _active: MaskX8) -> Vec3X8 {
         Vec3X8::new(

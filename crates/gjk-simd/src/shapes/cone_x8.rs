@@ -1,9 +1,10 @@
 //! Eight cones.
 
 use gjk_core::tolerance::CAP_POLYGON_VERTICES;
-use gjk_core::{Cone, FeatureId, Shape};
+use gjk_core::{Cone, CoreSymmetry, FeatureId, Shape, ShapeError};
 use wide::f32x8;
 
+use super::check_lanes;
 use super::disc_support;
 use super::shape_x8::{LaneShape, pack_axial};
 use crate::feature_x8::{FeatureMapX8, FeatureX8, disc_support_glam, splat_rank};
@@ -14,13 +15,31 @@ use crate::support_x8::SupportMapX8;
 /// `-half_height` (the twin of [`gjk_core::Cone`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ConeX8 {
-    /// Half the heights.
-    pub half_height: f32x8,
-    /// Base radii.
-    pub radius: f32x8,
+    half_height: f32x8,
+    radius: f32x8,
 }
 
 impl ConeX8 {
+    /// Validated lanes: every half height and radius finite, `>= 0` and at most
+    /// [`MAX_SIZE`](gjk_core::tolerance::MAX_SIZE), as [`gjk_core::Cone::new`]
+    /// checks one; the error names the field.
+    pub fn new(half_height: f32x8, radius: f32x8) -> Result<Self, ShapeError> {
+        Ok(Self {
+            half_height: check_lanes("ConeX8", "half_height", half_height)?,
+            radius: check_lanes("ConeX8", "radius", radius)?,
+        })
+    }
+
+    /// Half the heights.
+    pub fn half_height(&self) -> f32x8 {
+        self.half_height
+    }
+
+    /// Base radii.
+    pub fn radius(&self) -> f32x8 {
+        self.radius
+    }
+
     /// Cone `i` in lane `i`.
     pub fn from_array(s: [Cone; 8]) -> Self {
         Self {
@@ -31,6 +50,8 @@ impl ConeX8 {
 }
 
 impl SupportMapX8 for ConeX8 {
+    const CORE_SYMMETRY: CoreSymmetry = CoreSymmetry::RevolutionY;
+
     /// A cone is the hull of its apex and its base rim: per lane, whichever of the
     /// two candidates reaches farther along `dir` (the apex on ties, as in
     /// `gjk-core`).

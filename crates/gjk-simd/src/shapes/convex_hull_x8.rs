@@ -1,5 +1,6 @@
 //! Eight convex hulls, each lane its own hull with its own vertex count.
 
+use gjk_core::tolerance::MAX_SIZE;
 use gjk_core::{ConvexHull, Shape, SupportMap};
 use glam::Vec3;
 use wide::f32x8;
@@ -65,7 +66,9 @@ impl ConvexHullX8 {
 
     /// Unvalidated vertex lists, one per lane (at most 8 are used). The bounding
     /// radius of each lane is its farthest vertex's distance from the origin. An
-    /// empty list or a non-finite coordinate makes that lane invalid input.
+    /// empty list, or a coordinate that is not finite or exceeds
+    /// [`MAX_SIZE`](gjk_core::tolerance::MAX_SIZE) (as `ConvexHull::from_points`
+    /// refuses), makes that lane invalid input.
     pub fn from_vertices(lanes: &[&[Vec3]]) -> Self {
         let mut h = ConvexHullX8::default();
         let lanes: Vec<(&[Vec3], f32)> = lanes
@@ -94,7 +97,10 @@ impl ConvexHullX8 {
         for (lane, &(verts, r)) in lanes.iter().enumerate() {
             self.counts[lane] = verts.len() as u32;
             radius[lane] = r;
-            finite[lane] = !verts.is_empty() && verts.iter().all(|v| v.is_finite());
+            finite[lane] = !verts.is_empty()
+                && verts
+                    .iter()
+                    .all(|v| v.is_finite() && v.abs().max_element() <= MAX_SIZE);
             for (j, row) in self.rows.iter_mut().enumerate() {
                 row.set_lane(lane, vertex_or_last(verts, j));
             }

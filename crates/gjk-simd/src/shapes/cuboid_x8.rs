@@ -1,8 +1,9 @@
 //! Eight boxes.
 
-use gjk_core::{Cuboid, Shape};
+use gjk_core::{Cuboid, Shape, ShapeError};
 use wide::f32x8;
 
+use super::check_lanes;
 use super::shape_x8::LaneShape;
 use super::signed_extent;
 use crate::feature_x8::{FeatureMapX8, FeatureX8, edge_rank, face_rank, vertex_rank};
@@ -12,11 +13,28 @@ use crate::support_x8::SupportMapX8;
 /// Eight boxes centred at their local origins (the twin of [`gjk_core::Cuboid`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct CuboidX8 {
-    /// Half-extents.
-    pub half_extents: Vec3X8,
+    half_extents: Vec3X8,
 }
 
 impl CuboidX8 {
+    /// Validated lanes: every half extent finite, `>= 0` and at most
+    /// [`MAX_SIZE`](gjk_core::tolerance::MAX_SIZE), as [`gjk_core::Cuboid::new`]
+    /// checks one.
+    pub fn new(half_extents: Vec3X8) -> Result<Self, ShapeError> {
+        Ok(Self {
+            half_extents: Vec3X8::new(
+                check_lanes("CuboidX8", "half_extents.x", half_extents.x)?,
+                check_lanes("CuboidX8", "half_extents.y", half_extents.y)?,
+                check_lanes("CuboidX8", "half_extents.z", half_extents.z)?,
+            ),
+        })
+    }
+
+    /// Half-extents.
+    pub fn half_extents(&self) -> Vec3X8 {
+        self.half_extents
+    }
+
     /// Box `i` in lane `i`.
     pub fn from_array(s: [Cuboid; 8]) -> Self {
         Self {

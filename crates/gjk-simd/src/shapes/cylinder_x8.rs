@@ -1,9 +1,10 @@
 //! Eight cylinders.
 
 use gjk_core::tolerance::CAP_POLYGON_VERTICES;
-use gjk_core::{Cylinder, FeatureId, Shape};
+use gjk_core::{CoreSymmetry, Cylinder, FeatureId, Shape, ShapeError};
 use wide::f32x8;
 
+use super::check_lanes;
 use super::shape_x8::{LaneShape, pack_axial};
 use super::{disc_support, signed_extent};
 use crate::feature_x8::{FeatureMapX8, FeatureX8, disc_support_glam, splat_rank};
@@ -14,13 +15,31 @@ use crate::support_x8::SupportMapX8;
 /// [`gjk_core::Cylinder`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct CylinderX8 {
-    /// Half the heights.
-    pub half_height: f32x8,
-    /// Radii.
-    pub radius: f32x8,
+    half_height: f32x8,
+    radius: f32x8,
 }
 
 impl CylinderX8 {
+    /// Validated lanes: every half height and radius finite, `>= 0` and at most
+    /// [`MAX_SIZE`](gjk_core::tolerance::MAX_SIZE), as [`gjk_core::Cylinder::new`]
+    /// checks one; the error names the field.
+    pub fn new(half_height: f32x8, radius: f32x8) -> Result<Self, ShapeError> {
+        Ok(Self {
+            half_height: check_lanes("CylinderX8", "half_height", half_height)?,
+            radius: check_lanes("CylinderX8", "radius", radius)?,
+        })
+    }
+
+    /// Half the heights.
+    pub fn half_height(&self) -> f32x8 {
+        self.half_height
+    }
+
+    /// Radii.
+    pub fn radius(&self) -> f32x8 {
+        self.radius
+    }
+
     /// Cylinder `i` in lane `i`.
     pub fn from_array(s: [Cylinder; 8]) -> Self {
         Self {
@@ -31,6 +50,8 @@ impl CylinderX8 {
 }
 
 impl SupportMapX8 for CylinderX8 {
+    const CORE_SYMMETRY: CoreSymmetry = CoreSymmetry::RevolutionY;
+
     /// A point of the rim of the cap facing `dir`.
     #[inline(always)]
     fn support_core(&self, dir: Vec3X8, _active: MaskX8) -> Vec3X8 {

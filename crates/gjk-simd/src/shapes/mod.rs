@@ -23,9 +23,24 @@ pub use rounded_x8::RoundedX8;
 pub(crate) use shape_x8::LaneShape;
 pub use sphere_x8::SphereX8;
 
+use gjk_core::ShapeError;
+use gjk_core::error::check_size;
 use wide::f32x8;
 
 use crate::math::Vec3X8;
+
+/// Checks every lane of a size as gjk-core's constructors check one (finite,
+/// `>= 0`, at most `MAX_SIZE`), the error naming the wide shape and the field.
+pub(crate) fn check_lanes(
+    shape: &'static str,
+    field: &'static str,
+    v: f32x8,
+) -> Result<f32x8, ShapeError> {
+    for &x in v.as_array() {
+        check_size(shape, field, x)?;
+    }
+    Ok(v)
+}
 
 /// `+h` where `d >= 0` (and for `-0.0`), `-h` where `d < 0`: the support of an
 /// interval `[-h, h]` along `d`, with the same tie rule as `gjk-core` (a zero

@@ -1,7 +1,9 @@
 //! Eight shapes dilated by per-lane radii.
 
+use gjk_core::{CoreSymmetry, ShapeError};
 use wide::f32x8;
 
+use super::check_lanes;
 use crate::feature_x8::{FeatureMapX8, FeatureX8};
 use crate::math::{CmpX8, MaskX8, Vec3X8};
 use crate::support_x8::SupportMapX8;
@@ -13,14 +15,35 @@ use crate::support_x8::SupportMapX8;
 /// radius 0 for plain shapes, so rounded and plain shapes share one kernel.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RoundedX8<S> {
+    pub(crate) inner: S,
+    pub(crate) radius: f32x8,
+}
+
+impl<S> RoundedX8<S> {
+    /// `inner` dilated by validated radii: every lane finite, `>= 0` and at most
+    /// [`MAX_SIZE`](gjk_core::tolerance::MAX_SIZE), as [`gjk_core::Rounded::new`]
+    /// checks one.
+    pub fn new(inner: S, radius: f32x8) -> Result<Self, ShapeError> {
+        Ok(Self {
+            inner,
+            radius: check_lanes("RoundedX8", "radius", radius)?,
+        })
+    }
+
     /// The shapes being dilated.
-    pub inner: S,
+    pub fn inner(&self) -> &S {
+        &self.inner
+    }
+
     /// Dilation radii (not counting the inner shapes' own margins).
-    pub radius: f32x8,
+    pub fn radius(&self) -> f32x8 {
+        self.radius
+    }
 }
 
 impl<S: SupportMapX8> SupportMapX8 for RoundedX8<S> {
     const POINT_CORE: bool = S::POINT_CORE;
+    const CORE_SYMMETRY: CoreSymmetry = S::CORE_SYMMETRY;
     #[inline(always)]
     fn support_core(&self, dir: Vec3X8, active: MaskX8) -> Vec3X8 {
         self.inner.support_core(dir, active)

@@ -1,8 +1,9 @@
 //! Eight balls.
 
-use gjk_core::{FeatureId, Shape, Sphere};
+use gjk_core::{CoreSymmetry, FeatureId, Shape, ShapeError, Sphere};
 use wide::f32x8;
 
+use super::check_lanes;
 use super::shape_x8::LaneShape;
 use crate::feature_x8::{FeatureMapX8, FeatureX8, splat_rank};
 use crate::math::{CmpX8, MaskX8, Vec3X8};
@@ -12,11 +13,24 @@ use crate::support_x8::SupportMapX8;
 /// margins (the twin of [`gjk_core::Sphere`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SphereX8 {
-    /// Radii.
-    pub radius: f32x8,
+    radius: f32x8,
 }
 
 impl SphereX8 {
+    /// Validated lanes: every radius finite, `>= 0` and at most
+    /// [`MAX_SIZE`](gjk_core::tolerance::MAX_SIZE), as [`gjk_core::Sphere::new`]
+    /// checks one.
+    pub fn new(radius: f32x8) -> Result<Self, ShapeError> {
+        Ok(Self {
+            radius: check_lanes("SphereX8", "radius", radius)?,
+        })
+    }
+
+    /// Radii.
+    pub fn radius(&self) -> f32x8 {
+        self.radius
+    }
+
     /// Ball `i` in lane `i`.
     pub fn from_array(s: [Sphere; 8]) -> Self {
         Self {
@@ -27,6 +41,7 @@ impl SphereX8 {
 
 impl SupportMapX8 for SphereX8 {
     const POINT_CORE: bool = true;
+    const CORE_SYMMETRY: CoreSymmetry = CoreSymmetry::Point;
     #[inline(always)]
     fn support_core(&self, _dir: Vec3X8, _active: MaskX8) -> Vec3X8 {
         Vec3X8::ZERO

@@ -301,7 +301,7 @@ fn build(count: usize, leaf: impl Fn(usize) -> (Aabb, u32, u32)) -> Built {
         );
     }
     for &n in &grid_nodes {
-        out.area += f64::from(out.nodes[n as usize].aabb.surface_area());
+        out.area += out.nodes[n as usize].aabb.surface_area_f64();
     }
     out
 }
@@ -375,7 +375,7 @@ fn build_sah(
             split_middle(range)
         };
         let aabb = node_box.to_aabb();
-        out.area += f64::from(aabb.surface_area());
+        out.area += aabb.surface_area_f64();
         let node = out.push(
             Node {
                 aabb,
@@ -490,6 +490,7 @@ impl DynamicTree {
         self.root = built.root;
         self.free = NULL;
         self.internal_area = built.area;
+        self.area_scale = built.area;
         self.built_area = built.area;
         self.preorder = true;
     }

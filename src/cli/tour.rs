@@ -5,7 +5,7 @@ use gjk_core::glam::{Quat, Vec3};
 use gjk_core::{Capsule, Cone, ConvexHull, Cuboid, Cylinder, Pose, Rounded, Shape, Sphere};
 use gjk_core::{contact, distance, intersects};
 use std::error::Error;
-use std::io::{self, Write};
+use std::io;
 
 fn at(x: f32, y: f32, z: f32) -> Pose {
     Pose::from_translation(Vec3::new(x, y, z)).expect("finite translation")

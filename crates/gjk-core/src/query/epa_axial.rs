@@ -1,0 +1,184 @@
+//! EPA in the plane through the common axis of two coaxial cores of revolution.
+//!
+//! When both cores are solids of revolution about one axis (or one is a point on
+//! the other's axis), `A - B` is a solid of revolution about that axis shifted
+//! off it by the cores' offset, and its least support over all directions lies
+//! in the plane through the axis and that offset ([`AxialSection`]): for a given
+//! angle to the axis, turning the direction towards the offset only lowers it.
+//! The polytope EPA would have to refine the whole circle of nearly equal
+//! directions around the axis (its lower bound approaches the answer as the
+//! square of its chords' angle: hundreds of support points for EPA's tolerance).
+//! In the plane, the section of the cores' difference is a polygon (the sections
+//! of cylinders, cones and capsule cores are rectangles, triangles and
+//! segments), which a polygon expansion bounds exactly in a few steps.
+//!
+//! The reduction is exact up to B's tilt from the axis, which moves support
+//! points out of the plane by at most [`AxialSection::tilt`]; the answer is
+//! taken only when that stays within EPA's own tolerance, and the polytope EPA
+//! runs otherwise.
+
+use glam::{DVec2, DVec3};
+
+use super::epa::{Penetration, degenerate};
+use super::minkowski::{AxialSection, Minkowski, SupportPoint};
+use super::polytope::tolerance;
+use super::status::Status;
+use crate::support::SupportMap;
+use crate::tolerance::{EPA_COLLINEAR, EPA_MAX_ITERATIONS};
+
+/// A vertex of the section polygon: the support point and its coordinates
+/// `(radial, axial)` in the plane, in f64 like the polytope EPA's faces.
+#[derive(Clone, Copy)]
+struct Vertex {
+    point: SupportPoint,
+    at: DVec2,
+}
+
+/// The penetration of the cores found in the axial plane, or `None` when B's
+/// tilt could move the answer by more than EPA's tolerance.
+pub(crate) fn penetration<A, B>(
+    m: &mut Minkowski<A, B>,
+    section: &AxialSection,
+    touch: f32,
+) -> Option<Penetration>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let pen = expand(m, section, touch);
+    (f64::from(section.tilt) <= tolerance(f64::from(pen.depth), touch)).then_some(pen)
+}
+
+/// The polygon expansion: start from the supports along the plane's four axis
+/// directions (counter-clockwise, so the polygon is), then repeatedly push out
+/// the edge nearest the origin by the support along its outward normal.
+fn expand<A, B>(m: &mut Minkowski<A, B>, section: &AxialSection, touch: f32) -> Penetration
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let (radial, axis) = (section.radial.as_dvec3(), section.axis.as_dvec3());
+    let to_space = |n: DVec2| radial * n.x + axis * n.y;
+    let probe = |m: &mut Minkowski<A, B>, n: DVec2| {
+        let point = m.support(to_space(n).as_vec3());
+        let w = point.w.as_dvec3();
+        Vertex {
+            point,
+            at: DVec2::new(w.dot(radial), w.dot(axis)),
+        }
+    };
+    let touch64 = f64::from(touch);
+    let mut poly: Vec<Vertex> = Vec::with_capacity(16);
+    for n in [DVec2::X, DVec2::Y, DVec2::NEG_X, DVec2::NEG_Y] {
+        let v = probe(m, n);
+        if poly
+            .last()
+            .is_none_or(|last| last.at.distance(v.at) > touch64)
+        {
+            poly.push(v);
+        }
+    }
+    while poly.len() > 1 && poly[0].at.distance(poly[poly.len() - 1].at) <= touch64 {
+        poly.pop();
+    }
+    let mut iterations = 4;
+    if poly.len() < 3 || area2(&poly) <= touch64 * touch64 {
+        // No area: the cores' difference is flat in the plane (two coaxial discs,
+        // coaxial segments); the polytope EPA's flat answer applies.
+        let points: Vec<SupportPoint> = poly.iter().map(|v| v.point).collect();
+        return degenerate(m, &points, iterations);
+    }
+    let mut status = Status::IterationLimit;
+    while iterations < EPA_MAX_ITERATIONS {
+        let (i, n, distance) = nearest_edge(&poly);
+        let v = probe(m, n);
+        iterations += 1;
+        // Along the edge's normal, the section reaches `v`: the gap between the
+        // two bounds of the depth.
+        if v.at.dot(n) - distance <= tolerance(distance.max(0.0), touch) {
+            status = Status::Converged;
+            break;
+        }
+        // Beyond the edge by more than the tolerance: a new vertex between the
+        // edge's ends.
+        poly.insert(i + 1, v);
+    }
+    let (i, n, distance) = nearest_edge(&poly);
+    let mut pen = edge_answer(&poly, i, to_space(n), distance);
+    pen.iterations = iterations;
+    pen.status = status;
+    pen
+}
+
+/// Twice the polygon's signed area (positive counter-clockwise).
+fn area2(poly: &[Vertex]) -> f64 {
+    (0..poly.len())
+        .map(|i| poly[i].at.perp_dot(poly[(i + 1) % poly.len()].at))
+        .sum()
+}
+
+/// The edge nearest the origin: its index (from vertex `i` to the next), its
+/// outward unit normal and its distance. Edges of no length are skipped. Of
+/// collinear edges at the same distance (a support point in the middle of a
+/// flat side, such as a cap's centre), the one the origin projects into.
+fn nearest_edge(poly: &[Vertex]) -> (usize, DVec2, f64) {
+    let len = poly.len();
+    let edge = |i: usize| {
+        let (p, q) = (poly[i].at, poly[(i + 1) % len].at);
+        let e = q - p;
+        // Counter-clockwise: the inside is on the left, the outward normal on
+        // the right.
+        let n = DVec2::new(e.y, -e.x).try_normalize()?;
+        let t = (-p).dot(e) / e.length_squared();
+        Some((n, n.dot(p), t))
+    };
+    let mut best = (0, DVec2::X, f64::INFINITY, 0.5);
+    for i in 0..len {
+        if let Some((n, distance, t)) = edge(i)
+            && distance < best.2
+        {
+            best = (i, n, distance, t);
+        }
+    }
+    // Walk to the collinear neighbour the projection falls into, if it falls
+    // past the edge's end.
+    for _ in 0..len {
+        let (i, n, distance, t) = best;
+        let next = if t > 1.0 {
+            (i + 1) % len
+        } else if t < 0.0 {
+            (i + len - 1) % len
+        } else {
+            break;
+        };
+        match edge(next) {
+            Some((m, d, u))
+                if m.dot(n) >= 1.0 - EPA_COLLINEAR
+                    && d <= distance + EPA_COLLINEAR * distance.abs() =>
+            {
+                best = (next, m, d, u)
+            }
+            _ => break,
+        }
+    }
+    (best.0, best.1, best.2)
+}
+
+/// Depth, normal (`normal`, in A's frame) and witnesses from edge `i` at
+/// `distance`: the origin's projection on it, as a weight of its two support
+/// points.
+fn edge_answer(poly: &[Vertex], i: usize, normal: DVec3, distance: f64) -> Penetration {
+    let (p, q) = (poly[i], poly[(i + 1) % poly.len()]);
+    let e = q.at - p.at;
+    let t = ((-p.at).dot(e) / e.length_squared()).clamp(0.0, 1.0);
+    let depth = distance.max(0.0);
+    let point_a = p.point.a.as_dvec3() + (q.point.a.as_dvec3() - p.point.a.as_dvec3()) * t;
+    Penetration {
+        depth: depth as f32,
+        normal: normal.as_vec3(),
+        point_a: point_a.as_vec3(),
+        point_b: (point_a - normal * depth).as_vec3(),
+        iterations: 0,
+        status: Status::Converged,
+    }
+}

@@ -1,0 +1,406 @@
+//! Whether two answers agree, and when they do not, which one an independent check
+//! supports.
+//!
+//! Agreement bounds are relative to the pair: its scale (the sum of bounding radii,
+//! what gjk-core's touch tolerance is relative to) and the f32 resolution of its
+//! coordinates, so that a case agrees or not whatever its size and its distance
+//! from the origin.
+//!
+//! When two answers differ beyond the bounds, each is *certified* or not by checks
+//! that use no GJK: closest points must lie on their shapes (closed-form
+//! point-to-shape distances, `workloads::oracle`) and realize the distance, a
+//! supporting plane along the normal (hulls' supports by a scan of every vertex)
+//! must separate the shapes by the distance, a
+//! contact's depth must be the motion its normal needs (support functions) and no
+//! larger than the motion the other answer's normal needs. A path that disagrees
+//! with a certified reference answer while its own answer fails the checks is
+//! wrong; what that means depends on its role ([`Role`]).
+
+use gjk_core::glam::Vec3;
+use gjk_core::{Pose, Shape, SupportMap};
+use serde::{Deserialize, Serialize};
+use workloads::oracle::distance_to_shape;
+
+use super::case::{Case, ExpectedAnswer};
+use super::paths::{Answer, ContactAnswer, Role};
+
+/// The agreement bounds, each a multiple of a pair's [`Tolerances::resolution`] or
+/// relative to its answer.
+#[derive(Debug, Clone, Copy)]
+pub struct Tolerances {
+    /// Boolean answers (and the presence of a contact) may differ for pairs this
+    /// close to touching, in units of the pair's scale: the band of the wide
+    /// kernels' differential tests, where f32 cannot tell touching from a hair's
+    /// gap or overlap.
+    pub band: f32,
+    /// Absolute resolution of a pair's answers, in units of its scale: a few
+    /// hundred f32 ulps of shapes of that size.
+    pub scale_resolution: f32,
+    /// Distances may differ by this fraction of the distance: the wide kernels'
+    /// documented f32 stall on curved cores stops within 1e-3 relative.
+    pub distance_relative: f32,
+    /// Depths may differ by this fraction of the depth: EPA's stopping gap and
+    /// parry's, compounded.
+    pub depth_relative: f32,
+    /// Normals of deep contacts may differ by this many degrees, unless both are
+    /// certified minimal (two faces of equal depth).
+    pub normal_degrees: f32,
+}
+
+impl Tolerances {
+    /// The bounds used unless a test injects others.
+    pub const DEFAULT: Tolerances = Tolerances {
+        band: 1e-4,
+        scale_resolution: 1e-5,
+        distance_relative: 1e-3,
+        depth_relative: 1e-3,
+        normal_degrees: 1.0,
+    };
+
+    /// Every bound times `k` (the test-only `--test-tolerance-scale`: 0 plants
+    /// disagreements everywhere answers are not bit-identical).
+    pub fn scaled(k: f32) -> Tolerances {
+        let d = Tolerances::DEFAULT;
+        Tolerances {
+            band: d.band * k,
+            scale_resolution: d.scale_resolution * k,
+            distance_relative: d.distance_relative * k,
+            depth_relative: d.depth_relative * k,
+            normal_degrees: d.normal_degrees * k,
+        }
+    }
+
+    /// The absolute resolution of `case`'s answers: its share of the pair's scale,
+    /// plus sixteen f32 ulps of its coordinates (world-space points far from the
+    /// origin carry no more digits than that).
+    pub fn resolution(&self, case: &Case) -> f32 {
+        let reach = case
+            .pose_a
+            .translation()
+            .abs()
+            .max_element()
+            .max(case.pose_b.translation().abs().max_element());
+        self.scale_resolution * case.scale() + 16.0 * f32::EPSILON * reach * self.k()
+    }
+
+    /// The injected multiple (1 unless scaled).
+    fn k(&self) -> f32 {
+        self.scale_resolution / Tolerances::DEFAULT.scale_resolution
+    }
+
+    fn band_of(&self, case: &Case) -> f32 {
+        self.band * case.scale() + self.resolution(case)
+    }
+}
+
+/// How a path's answer compared with the reference's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Within the bounds.
+    Agree,
+    /// Boolean answers or contact presence differ on a pair within the touching
+    /// band.
+    InBand,
+    /// They differ; the reference is certified and the other answer refuted, and
+    /// the other path is an independent implementation.
+    ReferenceCertified,
+    /// They differ and both are certified (non-unique normals of equal depth).
+    BothCertified,
+    /// They differ beyond the bounds; the other answer is certified and the
+    /// reference's refuted: gjk-core is the one that is wrong.
+    ReferenceRefuted,
+    /// They differ beyond the bounds and the checks do not excuse it.
+    Disagree,
+}
+
+impl Verdict {
+    /// Whether the verdict fails the campaign.
+    pub fn fails(self) -> bool {
+        matches!(self, Verdict::Disagree | Verdict::ReferenceRefuted)
+    }
+}
+
+/// A verdict and how far apart the answers were (in units of the pair's scale for
+/// distances, relative for depths; 0 for booleans).
+#[derive(Debug, Clone, Copy)]
+pub struct Judgement {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The difference, when the answers are numbers.
+    pub error: f64,
+}
+
+/// Facts about a case, computed once per case from gjk-core and support functions.
+pub struct Evidence<'a> {
+    case: &'a Case,
+    tol: Tolerances,
+    /// gjk-core's distance answer.
+    distance: gjk_core::Distance,
+}
+
+impl<'a> Evidence<'a> {
+    /// The evidence for `case`.
+    pub fn new(case: &'a Case, tol: Tolerances) -> Self {
+        // A panic here is the distance path's finding (paths::answers records it);
+        // the evidence then certifies nothing.
+        let distance = std::panic::catch_unwind(|| {
+            gjk_core::distance(&case.a, &case.pose_a, &case.b, &case.pose_b)
+        })
+        .unwrap_or(gjk_core::Distance {
+            distance: f32::NAN,
+            point_a: Vec3::NAN,
+            point_b: Vec3::NAN,
+            normal: Vec3::NAN,
+            iterations: 0,
+            status: gjk_core::Status::InvalidInput,
+        });
+        Evidence {
+            case,
+            tol,
+            distance,
+        }
+    }
+
+    fn resolution(&self) -> f32 {
+        self.tol.resolution(self.case)
+    }
+
+    /// How far B must move along unit `n` to clear A: the support of `A - B` in
+    /// direction `n`. Negative: the shapes are that far apart along `n`.
+    fn extent_along(&self, n: Vec3) -> f32 {
+        let c = self.case;
+        support_extent(&c.a, &c.pose_a, &c.b, &c.pose_b, n)
+    }
+
+    /// Whether world point `p` lies in (or on) `shape` within the resolution.
+    fn on(&self, shape: &Shape, pose: &Pose, p: Vec3) -> bool {
+        p.is_finite() && distance_to_shape(shape, pose, p) <= f64::from(self.resolution())
+    }
+
+    /// Whether the shapes certainly overlap or touch (`Some(true)`), are certainly
+    /// apart by more than the band (`Some(false)`), or neither can be shown.
+    fn truth(&self) -> Option<bool> {
+        let d = &self.distance;
+        let c = self.case;
+        if d.distance == 0.0 {
+            let inside = self.on(&c.a, &c.pose_a, d.point_a) && self.on(&c.b, &c.pose_b, d.point_a);
+            return inside.then_some(true);
+        }
+        let gap = -self.extent_along(d.normal);
+        (gap > self.tol.band_of(c)).then_some(false)
+    }
+
+    /// Whether a distance answer is the distance: its points on their shapes and
+    /// realizing it (an upper bound), and a plane along its normal separating the
+    /// shapes by it (a lower bound).
+    fn distance_certified(&self, distance: f32, a: Vec3, b: Vec3, normal: Vec3) -> bool {
+        let c = self.case;
+        let slack = self.resolution() + self.tol.distance_relative * distance;
+        if !distance.is_finite() || !a.is_finite() || !b.is_finite() {
+            return false;
+        }
+        if distance == 0.0 {
+            return self.on(&c.a, &c.pose_a, a) && self.on(&c.b, &c.pose_b, a);
+        }
+        self.on(&c.a, &c.pose_a, a)
+            && self.on(&c.b, &c.pose_b, b)
+            && (a.distance(b) - distance).abs() <= slack
+            && normal.is_finite()
+            && -self.extent_along(normal) >= distance - slack
+    }
+
+    /// Whether a contact answer is consistent with its normal (moving B by the
+    /// depth along it just separates the shapes) and no deeper than the motion the
+    /// `other` answer's normal needs.
+    fn contact_certified(&self, c: &Option<ContactAnswer>, other: &Option<ContactAnswer>) -> bool {
+        let Some(c) = c else {
+            return self.truth() == Some(false);
+        };
+        if !(c.depth.is_finite() && c.normal.is_finite()) || c.normal.length() < 0.5 {
+            return false;
+        }
+        let slack = self.depth_slack(c.depth);
+        let consistent = (self.extent_along(c.normal) - c.depth).abs() <= slack;
+        let minimal = match other {
+            Some(o) if o.normal.is_finite() && o.normal.length() > 0.5 => {
+                c.depth <= self.extent_along(o.normal.normalize()) + slack
+            }
+            _ => true,
+        };
+        consistent && minimal
+    }
+
+    fn depth_slack(&self, depth: f32) -> f32 {
+        2.0 * self.resolution() + self.tol.depth_relative * depth.abs()
+    }
+
+    fn near_touching(&self) -> bool {
+        self.distance.distance <= self.tol.band_of(self.case)
+    }
+}
+
+/// The support extent of `A - B` along unit `n`, in world space, from
+/// [`scanned_support`].
+pub fn support_extent(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: Vec3) -> f32 {
+    let sa = pa.transform_point(scanned_support(a, pa.inverse_transform_vector(n)));
+    let sb = pb.transform_point(scanned_support(b, pb.inverse_transform_vector(-n)));
+    (sa - sb).dot(n)
+}
+
+/// The support point of `shape` in local direction `dir`, with hulls scanned
+/// vertex by vertex: the certificates must not share the support function they
+/// judge, and a hull's hill climb is that function's one search that can stop
+/// short (on a vertex graph that is not the true hull's, as quickhull may leave
+/// on nearly flat point sets). The other shapes' supports are closed forms.
+pub fn scanned_support(shape: &Shape, dir: Vec3) -> Vec3 {
+    match shape {
+        Shape::ConvexHull(h) => h.vertices()[h.support_index_scan(dir)],
+        Shape::Rounded(r) => scanned_support(r.inner(), dir) + dir.normalize_or_zero() * r.radius(),
+        other => other.support(dir),
+    }
+}
+
+/// The verdict on `other` (from a path of `role`) against the `reference` answer.
+pub fn judge(e: &Evidence<'_>, reference: &Answer, other: &Answer, role: Role) -> Judgement {
+    let agree = |error: f64| Judgement {
+        verdict: Verdict::Agree,
+        error,
+    };
+    let differ = |cert_ref: bool, cert_other: bool, error: f64| Judgement {
+        verdict: match (cert_ref, cert_other) {
+            (true, false) if role == Role::Independent => Verdict::ReferenceCertified,
+            (true, true) => Verdict::BothCertified,
+            (false, true) => Verdict::ReferenceRefuted,
+            _ => Verdict::Disagree,
+        },
+        error,
+    };
+    let scale = f64::from(e.case.scale());
+    match (reference, other) {
+        (Answer::Intersects { intersecting: r }, Answer::Intersects { intersecting: x }) => {
+            if r == x {
+                agree(0.0)
+            } else if e.near_touching() {
+                Judgement {
+                    verdict: Verdict::InBand,
+                    error: 0.0,
+                }
+            } else {
+                let truth = e.truth();
+                differ(truth == Some(*r), truth == Some(*x), 0.0)
+            }
+        }
+        (
+            Answer::Distance {
+                distance: r,
+                point_a: ra,
+                point_b: rb,
+                normal: rn,
+            },
+            Answer::Distance {
+                distance: x,
+                point_a: xa,
+                point_b: xb,
+                normal: xn,
+            },
+        ) => {
+            let error = f64::from((r - x).abs()) / scale;
+            let bound = e.resolution() + e.tol.distance_relative * r.abs();
+            if (r - x).abs() <= bound {
+                agree(error)
+            } else {
+                differ(
+                    e.distance_certified(*r, *ra, *rb, *rn),
+                    e.distance_certified(*x, *xa, *xb, *xn),
+                    error,
+                )
+            }
+        }
+        (Answer::Contact(r), Answer::Contact(x)) => judge_contact(e, r, x, differ),
+        (Answer::Failed(_), Answer::Failed(_)) => agree(0.0),
+        _ => Judgement {
+            verdict: Verdict::Disagree,
+            error: f64::INFINITY,
+        },
+    }
+}
+
+fn judge_contact(
+    e: &Evidence<'_>,
+    r: &Option<ContactAnswer>,
+    x: &Option<ContactAnswer>,
+    differ: impl Fn(bool, bool, f64) -> Judgement,
+) -> Judgement {
+    let band = e.tol.band_of(e.case);
+    let in_band = Judgement {
+        verdict: Verdict::InBand,
+        error: 0.0,
+    };
+    let certified =
+        |c: &Option<ContactAnswer>, o: &Option<ContactAnswer>| e.contact_certified(c, o);
+    match (r, x) {
+        (None, None) => Judgement {
+            verdict: Verdict::Agree,
+            error: 0.0,
+        },
+        (Some(c), None) | (None, Some(c)) => {
+            if e.near_touching() || c.depth <= band {
+                in_band
+            } else {
+                differ(certified(r, x), certified(x, r), f64::INFINITY)
+            }
+        }
+        (Some(rc), Some(xc)) => {
+            let error = f64::from((rc.depth - xc.depth).abs() / rc.depth.abs().max(band));
+            let depths_agree = (rc.depth - xc.depth).abs() <= e.depth_slack(rc.depth);
+            let angle = rc.normal.angle_between(xc.normal).to_degrees();
+            if depths_agree && (angle <= e.tol.normal_degrees || rc.depth.max(xc.depth) <= band) {
+                Judgement {
+                    verdict: Verdict::Agree,
+                    error,
+                }
+            } else if depths_agree
+                && xc.normal.is_finite()
+                && (e.extent_along(xc.normal.normalize_or_zero()) - rc.depth).abs()
+                    <= e.depth_slack(rc.depth)
+            {
+                // The other normal needs the reference's depth too: two directions
+                // of equal depth (faces of a coincident pair, a round shape's
+                // every radial direction), either is minimal.
+                Judgement {
+                    verdict: Verdict::BothCertified,
+                    error,
+                }
+            } else {
+                differ(certified(r, x), certified(x, r), error)
+            }
+        }
+    }
+}
+
+/// The verdict on a path's answer against a case's expected value.
+pub fn judge_expected(e: &Evidence<'_>, expected: ExpectedAnswer, answer: &Answer) -> Judgement {
+    let band = e.tol.band_of(e.case);
+    let ok = match (expected, answer) {
+        (ExpectedAnswer::Intersects(v), Answer::Intersects { intersecting }) => {
+            v == *intersecting || e.near_touching()
+        }
+        (ExpectedAnswer::Distance(v), Answer::Distance { distance, .. }) => {
+            (v - distance).abs() <= e.resolution() + e.tol.distance_relative * v.abs()
+        }
+        (ExpectedAnswer::Depth(v), Answer::Contact(Some(c))) => {
+            (v - c.depth).abs() <= e.depth_slack(v)
+        }
+        (ExpectedAnswer::Depth(v), Answer::Contact(None)) => v <= band,
+        _ => false,
+    };
+    Judgement {
+        verdict: if ok {
+            Verdict::Agree
+        } else {
+            Verdict::Disagree
+        },
+        error: 0.0,
+    }
+}
