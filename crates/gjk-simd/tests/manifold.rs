@@ -16,9 +16,12 @@
 
 mod common;
 
-use common::{KIND_NAMES, Pairs, hulls, pairs, rounded, shape};
+use common::{KIND_NAMES, Pairs, degenerate_pairs, hulls, pairs, rounded, shape};
 use gjk_core::glam::{Quat, Vec3};
-use gjk_core::{Manifold, ManifoldScratch, Pose, Shape, SupportMap, distance};
+use gjk_core::{
+    Capsule, Cone, ConvexHull, Cuboid, Cylinder, Manifold, ManifoldScratch, Pose, Shape, Sphere,
+    SupportMap, distance,
+};
 use gjk_simd::{
     BatchOptions, Parallelism, contact_batch_with, manifold_batch, manifold_batch_with,
 };
@@ -75,7 +78,8 @@ fn resting(rng: &mut impl Rng, a: &Shape, b: &Shape, speculative: bool) -> (Pose
     let tilt = Quat::from_scaled_axis(common::unit_vector(rng) * rng.random_range(0.0..0.0175));
     let rb = pa.rotation() * axis_rotation(rng) * tilt;
     let axis = pa.rotation() * (axis_rotation(rng) * Vec3::Y);
-    let size = a.bounding_radius() + b.bounding_radius();
+    // Two points have no size; they still get room to be moved across.
+    let size = (a.bounding_radius() + b.bounding_radius()).max(1e-3);
     let across = common::unit_vector(rng).reject_from(axis) * rng.random_range(0.0..0.5 * size);
     let far = pa.translation() + axis * (2.0 * size) + across;
     let start = Pose::new(rb, far).unwrap();
@@ -282,6 +286,188 @@ fn reach_gives_the_closest_points_of_pairs_beyond_the_prediction() {
                 (m.max_depth() + d).abs() < 1e-4 * (1.0 + d),
                 "pair {i}: {m:?}, distance {d}"
             );
+        }
+    }
+}
+
+/// Whether every float of `m` is finite.
+fn finite(m: &Manifold) -> bool {
+    m.normal.is_finite()
+        && m.points()
+            .iter()
+            .all(|p| p.point_a.is_finite() && p.point_b.is_finite() && p.depth.is_finite())
+}
+
+/// Degenerate shapes (zero radius or height, zero extents, flat, segment and
+/// point hulls, a fifth of them rounded, a fifth of the pairs with one plain
+/// shape) resting on each other, apart within the prediction, and at random:
+/// the wide manifolds equal the reference, bit for bit on x86-64, and every
+/// float they hold is finite.
+#[test]
+fn degenerate_shapes_give_finite_manifolds_equal_to_the_reference() {
+    let n = 16 * pairs_per_case();
+    let options = BatchOptions {
+        parallelism: Parallelism::Sequential,
+        ..BatchOptions::default()
+    };
+    let mut points = [0usize; 5];
+    for (r, regime) in [Regime::Resting, Regime::Speculative, Regime::Random]
+        .into_iter()
+        .enumerate()
+    {
+        let seed = SEED ^ 0xde6e_0000 ^ r as u64;
+        let mut p = degenerate_pairs(seed, n);
+        let mut rng = common::rng(seed ^ 0x5E57);
+        if regime != Regime::Random {
+            let spec = regime == Regime::Speculative;
+            for i in 0..p.len() {
+                (p.poses_a[i], p.poses_b[i]) =
+                    resting(&mut rng, &p.shapes_a[i], &p.shapes_b[i], spec);
+            }
+        }
+        let want = reference(&p, options);
+        let got = manifold_batch(
+            &p.shapes_a,
+            &p.poses_a,
+            &p.shapes_b,
+            &p.poses_b,
+            PREDICTION,
+            Parallelism::Sequential,
+        )
+        .unwrap();
+        let at = format!("seed {seed:#x} degenerate {regime:?}");
+        for i in 0..p.len() {
+            let bits = judge(&p, i, &got[i], &want[i], &at);
+            if let Some(m) = &got[i] {
+                points[m.len()] += 1;
+                assert!(finite(m), "not finite: {at} pair {i}: {m:?}");
+                assert!(!m.is_empty(), "no point: {at} pair {i}: {m:?}");
+                if cfg!(target_arch = "x86_64") {
+                    assert!(
+                        bits,
+                        "not bit-identical: {at} pair {i}: {m:?} / {:?}",
+                        want[i]
+                    );
+                }
+            }
+        }
+    }
+    println!("degenerate shapes: manifolds by point count {points:?}");
+    // Cards on cards and segments on faces must give several points.
+    assert!(points[4] > 0 && points[2] > 0, "{points:?}");
+}
+
+/// Degenerate shapes 0.01 deep in a slab's top face, each lying flat or along
+/// it: the number of points their geometry fixes (four for a card or a disc,
+/// two for a segment, one for a point), at depth 0.01, wide equal to the
+/// reference.
+#[test]
+fn degenerate_shapes_on_a_slab_have_the_points_their_geometry_fixes() {
+    let slab: Shape = Cuboid::new(Vec3::new(4.0, 0.5, 4.0)).unwrap().into();
+    let lying = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    let seg = ConvexHull::from_points(&[Vec3::new(-0.7, 0.0, 0.1), Vec3::new(0.7, 0.0, -0.1)]);
+    let dot = ConvexHull::from_points(&[Vec3::new(0.2, 0.0, 0.3); 3]);
+    let cases: [(&str, Shape, Quat, usize); 11] = [
+        (
+            "card",
+            Cuboid::new(Vec3::new(0.5, 0.0, 0.3)).unwrap().into(),
+            Quat::IDENTITY,
+            4,
+        ),
+        (
+            "box point",
+            Cuboid::new(Vec3::ZERO).unwrap().into(),
+            Quat::IDENTITY,
+            1,
+        ),
+        (
+            "box segment",
+            Cuboid::new(Vec3::new(0.5, 0.0, 0.0)).unwrap().into(),
+            Quat::IDENTITY,
+            2,
+        ),
+        (
+            "coin",
+            Cylinder::new(0.0, 0.5).unwrap().into(),
+            Quat::IDENTITY,
+            4,
+        ),
+        (
+            "needle cylinder",
+            Cylinder::new(0.5, 0.0).unwrap().into(),
+            lying,
+            2,
+        ),
+        (
+            "flat cone",
+            Cone::new(0.0, 0.5).unwrap().into(),
+            Quat::IDENTITY,
+            4,
+        ),
+        ("needle cone", Cone::new(0.5, 0.0).unwrap().into(), lying, 2),
+        (
+            "segment capsule",
+            Capsule::new(0.5, 0.0).unwrap().into(),
+            lying,
+            2,
+        ),
+        (
+            "point ball",
+            Sphere::new(0.0).unwrap().into(),
+            Quat::IDENTITY,
+            1,
+        ),
+        ("segment hull", seg.unwrap().into(), Quat::IDENTITY, 2),
+        ("point hull", dot.unwrap().into(), Quat::IDENTITY, 1),
+    ];
+    let depth = 0.01;
+    let mut p = Pairs {
+        shapes_a: Vec::new(),
+        poses_a: Vec::new(),
+        shapes_b: Vec::new(),
+        poses_b: Vec::new(),
+    };
+    // Each case three times, so that lanes of one batch mix the cases.
+    for _ in 0..3 {
+        for (_, shape, rotation, _) in &cases {
+            let start = Pose::new(*rotation, Vec3::new(0.3, 5.0, -0.2)).unwrap();
+            let low = common::world_support(shape, &start, -Vec3::Y).y;
+            let y = 0.5 - depth - (low - 5.0);
+            p.shapes_a.push(slab.clone());
+            p.poses_a.push(Pose::IDENTITY);
+            p.shapes_b.push(shape.clone());
+            p.poses_b
+                .push(Pose::new(*rotation, Vec3::new(0.3, y, -0.2)).unwrap());
+        }
+    }
+    let options = BatchOptions {
+        parallelism: Parallelism::Sequential,
+        ..BatchOptions::default()
+    };
+    let want = reference(&p, options);
+    let got = manifold_batch(
+        &p.shapes_a,
+        &p.poses_a,
+        &p.shapes_b,
+        &p.poses_b,
+        PREDICTION,
+        Parallelism::Sequential,
+    )
+    .unwrap();
+    for i in 0..p.len() {
+        let (name, _, _, count) = &cases[i % cases.len()];
+        let bits = judge(&p, i, &got[i], &want[i], name);
+        let m = got[i].unwrap_or_else(|| panic!("{name}: no manifold"));
+        assert!(finite(&m), "{name}: {m:?}");
+        assert!(
+            !cfg!(target_arch = "x86_64") || bits,
+            "{name}: {m:?} / {:?}",
+            want[i]
+        );
+        assert_eq!(m.len(), *count, "{name}: {m:?}");
+        assert!(m.normal.dot(Vec3::Y) > 0.9999, "{name}: {m:?}");
+        for q in m.points() {
+            assert!((q.depth - depth).abs() < 1e-5, "{name}: {m:?}");
         }
     }
 }

@@ -83,4 +83,3 @@ pub(super) fn pack_batch<SA: LaneShape, SB: LaneShape, S: Borrow<Shape>>(
         pose_x8(inputs.poses_b, batch),
     )
 }
-

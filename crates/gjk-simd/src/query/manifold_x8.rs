@@ -22,11 +22,11 @@
 //! 16-gon), a clipped polygon that outgrows its slots (rounding only), and lanes
 //! whose contact is not finite.
 
+use gjk_core::glam::Vec3;
 use gjk_core::tolerance::{
     MANIFOLD_MIN_FACE_ALIGNMENT, MANIFOLD_PARALLEL_SEGMENTS_SIN, MANIFOLD_REFERENCE_BIAS,
     MANIFOLD_RELATIVE_TOLERANCE,
 };
-use gjk_core::glam::Vec3;
 use gjk_core::{
     Contact, ContactId, FeatureId, Manifold, ManifoldPoint, ManifoldScratch, Pose, Shape,
     manifold_from_contact,
@@ -233,7 +233,8 @@ impl BuiltX8 {
         };
         for s in 0..self.slots {
             let (pa, pb) = (self.point_a[s], self.point_b[s]);
-            rows.floats[s] = [pa.x, pa.y, pa.z, pb.x, pb.y, pb.z, self.depth[s]].map(|v| v.to_array());
+            rows.floats[s] =
+                [pa.x, pa.y, pa.z, pb.x, pb.y, pb.z, self.depth[s]].map(|v| v.to_array());
             rows.ids[s] = [id_bits(self.id_a[s]), id_bits(self.id_b[s])];
         }
         rows

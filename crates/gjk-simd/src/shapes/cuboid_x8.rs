@@ -108,14 +108,16 @@ impl FeatureMapX8 for CuboidX8 {
         let sk = [one, one, -one, -one].map(|v| v * s);
         for c in 0..4 {
             let (on_j, on_k) = (sj[c], sk[c]);
-            let p = Vec3X8::new(
-                is_x.select(s * h.x, is_y.select(on_k * h.x, on_j * h.x)),
-                is_x.select(on_j * h.y, is_y.select(s * h.y, on_k * h.y)),
-                is_x.select(on_k * h.z, is_y.select(on_j * h.z, s * h.z)),
+            // The corner's side on each axis; ids come from these, as in gjk-core.
+            let side = Vec3X8::new(
+                is_x.select(s, is_y.select(on_k, on_j)),
+                is_x.select(on_j, is_y.select(s, on_k)),
+                is_x.select(on_k, is_y.select(on_j, s)),
             );
-            let corner = bit(p.x.gt(zero))
-                + bit(p.y.gt(zero)) * f32x8::splat(2.0)
-                + bit(p.z.gt(zero)) * f32x8::splat(4.0);
+            let p = Vec3X8::new(side.x * h.x, side.y * h.y, side.z * h.z);
+            let corner = bit(side.x.gt(zero))
+                + bit(side.y.gt(zero)) * f32x8::splat(2.0)
+                + bit(side.z.gt(zero)) * f32x8::splat(4.0);
             // The edge to the next corner runs along j from even corners, along k
             // from odd ones.
             let (pos_j, pos_k) = (bit(on_j.gt(zero)), bit(on_k.gt(zero)));
