@@ -74,6 +74,14 @@ impl FeatureId {
     pub const fn to_bits(self) -> u32 {
         self.0
     }
+
+    /// The id whose packed bits are `bits` (the inverse of
+    /// [`to_bits`](Self::to_bits); every `u32` is an id, of kind
+    /// [`FeatureKind::Unknown`] when its top two bits are zero).
+    #[inline]
+    pub const fn from_bits(bits: u32) -> Self {
+        FeatureId(bits)
+    }
 }
 
 impl std::fmt::Debug for FeatureId {

@@ -486,3 +486,39 @@ fn slivers_whose_corners_all_look_flat_still_build() {
         assert!(hull.is_ok(), "seed {seed:#x} case {case}: {points:?}");
     }
 }
+
+/// A flat hull's support feature, in any direction (along its plane included),
+/// is one of its two sides: a polygon of its vertices that holds the support
+/// point. (The two sides share every diagonal of the fan, and merging the
+/// triangles into faces once mixed them up, leaving vertices without a face:
+/// a panic on an in-plane direction.)
+#[test]
+fn flat_hulls_have_a_support_feature_in_every_direction() {
+    let seed = 0xf1a7;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut feature = gjk_core::Feature::default();
+    for case in 0..400 {
+        let hull = flat_hull(&mut rng);
+        let vertices = hull.vertices();
+        let [a, b, c] = hull.faces()[0].map(|i| vertices[i as usize]);
+        let plane = (b - a).cross(c - a).normalize();
+        for k in 0..64 {
+            let d = random_unit(&mut rng);
+            let dir = match k % 4 {
+                0 => d,
+                1 => plane,
+                2 => -plane,
+                _ => d.reject_from(plane).normalize(),
+            };
+            hull.support_feature(dir, &mut feature);
+            let msg = format!("seed {seed:#x} case {case} dir {dir:?}: {hull:?}\n{feature:?}");
+            assert!(feature.is_polygon(), "{msg}");
+            assert!(
+                feature.vertices().iter().all(|v| vertices.contains(v)),
+                "{msg}"
+            );
+            let best = |vs: &[Vec3]| vs.iter().map(|v| v.dot(dir)).fold(f32::MIN, f32::max);
+            assert_eq!(best(feature.vertices()), best(vertices), "{msg}");
+        }
+    }
+}

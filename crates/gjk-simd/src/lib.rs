@@ -58,6 +58,7 @@
 #![warn(missing_docs)]
 
 pub mod batch;
+pub mod feature_x8;
 pub mod math;
 pub mod query;
 pub mod shapes;
@@ -65,8 +66,10 @@ pub mod support_x8;
 
 pub use batch::{
     BatchError, BatchOptions, Parallelism, contact_batch, contact_batch_with, distance_batch,
-    distance_batch_with, intersects_batch, intersects_batch_with,
+    distance_batch_with, intersects_batch, intersects_batch_with, manifold_batch,
+    manifold_batch_with,
 };
+pub use feature_x8::{FeatureMapX8, FeatureX8};
 pub use math::{CmpX8, MaskX8, Mat3X8, PoseX8, QuatX8, SelectX8, Vec3X8};
 pub use query::bounds_x8::{BoundsVerdictX8, ball_tests_x8, box_ball_tests_x8, box_box_overlap_x8};
 pub use query::closed_forms_x8::{
@@ -74,6 +77,7 @@ pub use query::closed_forms_x8::{
 };
 pub use query::contact_x8::{ContactX8, contact_x8};
 pub use query::gjk_x8::{DistanceX8, IntersectionX8, distance_x8, intersects_x8};
+pub use query::manifold_x8::{ScalarLanes, manifold_x8};
 pub use query::separating_axes_x8::{SatVerdictX8, cuboids_sat_x8};
 pub use shapes::{CapsuleX8, ConeX8, ConvexHullX8, CuboidX8, CylinderX8, RoundedX8, SphereX8};
 pub use support_x8::SupportMapX8;

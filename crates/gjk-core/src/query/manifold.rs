@@ -88,6 +88,40 @@ pub struct Manifold {
 }
 
 impl Manifold {
+    /// A manifold from its parts, for the paths that build manifolds outside this
+    /// module (the wide twin in `gjk-simd`): the first four of `points` (the
+    /// deepest first, by this module's conventions), the contact's normal, its
+    /// support evaluations and how it ended.
+    ///
+    /// ```
+    /// use gjk_core::{ContactId, Manifold, ManifoldPoint, Status};
+    /// use gjk_core::glam::Vec3;
+    ///
+    /// let p = ManifoldPoint {
+    ///     point_a: Vec3::ZERO,
+    ///     point_b: Vec3::new(0.0, -0.1, 0.0),
+    ///     depth: 0.1,
+    ///     id: ContactId::default(),
+    /// };
+    /// let m = Manifold::new(Vec3::Y, &[p], 4, Status::Converged);
+    /// assert_eq!((m.len(), m.max_depth()), (1, 0.1));
+    /// ```
+    #[inline]
+    pub fn new(normal: Vec3, points: &[ManifoldPoint], iterations: u32, status: Status) -> Self {
+        let mut m = Manifold {
+            normal,
+            points: [ManifoldPoint::default(); 4],
+            len: 0,
+            iterations,
+            status,
+        };
+        for (slot, p) in m.points.iter_mut().zip(points) {
+            *slot = *p;
+            m.len += 1;
+        }
+        m
+    }
+
     /// The points, the deepest first (the first of those within the manifold
     /// tolerance of the deepest, by feature ids, so that the order holds from step
     /// to step).

@@ -78,21 +78,24 @@ impl SupportMap for Cuboid {
             corners.reverse();
         }
         let side = |b: bool| if b { 1.0 } else { -1.0 };
-        let points = corners.map(|(sj, sk)| {
-            let mut p = Vec3::ZERO;
-            p[axis] = normal[axis] * self.half_extents[axis];
-            p[j] = side(sj) * self.half_extents[j];
-            p[k] = side(sk) * self.half_extents[k];
-            p
+        // Each corner's side of the centre on each axis: its ids come from these
+        // (not from its position, which is 0 on an axis of zero extent), so that
+        // a box keeps its corner and edge ids however thin it is.
+        let signs = corners.map(|(sj, sk)| {
+            let mut s = Vec3::ZERO;
+            s[axis] = normal[axis];
+            s[j] = side(sj);
+            s[k] = side(sk);
+            s
         });
-        let positive_side = |p: Vec3, i: usize| (p[i] > 0.0) as u32;
-        for (c, &p) in points.iter().enumerate() {
-            let corner = positive_side(p, 0) | positive_side(p, 1) << 1 | positive_side(p, 2) << 2;
+        let positive_side = |s: Vec3, i: usize| (s[i] > 0.0) as u32;
+        for (c, &s) in signs.iter().enumerate() {
+            let corner = positive_side(s, 0) | positive_side(s, 1) << 1 | positive_side(s, 2) << 2;
             // The edge to the next corner runs along the axis where they differ.
-            let q = points[(c + 1) % 4];
-            let along = if p[j] != q[j] { j } else { k };
+            let along = if s[j] != signs[(c + 1) % 4][j] { j } else { k };
             let (o1, o2) = ((along + 1) % 3, (along + 2) % 3);
-            let edge = 4 * along as u32 + positive_side(p, o1) + 2 * positive_side(p, o2);
+            let edge = 4 * along as u32 + positive_side(s, o1) + 2 * positive_side(s, o2);
+            let p = s * self.half_extents;
             out.push_polygon_vertex(p, FeatureId::vertex(corner), FeatureId::edge(edge));
         }
     }

@@ -46,12 +46,19 @@ impl HullFaces {
             let [a, b, c] = t.map(|i| points[i as usize]);
             (b - a).cross(c - a)
         };
-        let mut across: HashMap<(u32, u32), usize> = HashMap::new();
+        // The triangles holding each directed edge: one on a solid, two on a flat
+        // hull, whose fan is there once per side with the same diagonals.
+        let mut across: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
         for (t, tri) in triangles.iter().enumerate() {
             for k in 0..3 {
-                across.insert((tri[k], tri[(k + 1) % 3]), t);
+                across
+                    .entry((tri[k], tri[(k + 1) % 3]))
+                    .or_default()
+                    .push(t);
             }
         }
+        let none = Vec::new();
+        let neighbours = |a: u32, b: u32| across.get(&(b, a)).unwrap_or(&none).iter().copied();
         // Flood fill from each unassigned triangle over coplanar neighbours.
         let mut group = vec![usize::MAX; triangles.len()];
         let mut groups: Vec<Vec<usize>> = Vec::new();
@@ -68,10 +75,7 @@ impl HullFaces {
             while cursor < members.len() {
                 let tri = triangles[members[cursor]];
                 cursor += 1;
-                for k in 0..3 {
-                    let Some(&u) = across.get(&(tri[(k + 1) % 3], tri[k])) else {
-                        continue;
-                    };
+                for u in (0..3).flat_map(|k| neighbours(tri[k], tri[(k + 1) % 3])) {
                     let coplanar = triangles[u]
                         .iter()
                         .all(|&v| (n.dot(points[v as usize]) - d).abs() <= eps);
@@ -102,7 +106,7 @@ impl HullFaces {
                 let tri = triangles[t];
                 for k in 0..3 {
                     let (a, b) = (tri[k], tri[(k + 1) % 3]);
-                    if across.get(&(b, a)).is_none_or(|&u| group[u] != g) {
+                    if neighbours(a, b).all(|u| group[u] != g) {
                         next.insert(a, b);
                     }
                 }

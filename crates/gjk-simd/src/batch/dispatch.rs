@@ -19,6 +19,7 @@ use super::output::OutSlots;
 use super::pack::{Inputs, pack_batch};
 use super::queries::BatchQuery;
 use crate::query::closed_forms_x8::SegmentCoreX8;
+use crate::query::manifold_x8::PairX8;
 use crate::shapes::{
     CapsuleX8, ConeX8, ConvexHullX8, CuboidX8, CylinderX8, LaneShape, RoundedX8, SphereX8,
 };
@@ -170,10 +171,16 @@ where
     let mut b = RoundedX8::<SB>::default();
     for batch in idx.chunks(8) {
         let (pose_a, pose_b) = pack_batch(inputs, batch, &mut a, &mut b);
+        let pair = PairX8 {
+            a: &a,
+            pose_a: &pose_a,
+            b: &b,
+            pose_b: &pose_b,
+        };
         // SAFETY: `batch` is a range of a block's `order`, which holds each pair
         // once; slices handed to different tasks are disjoint, and run after
         // their block's planning (see `run_query`).
-        unsafe { query.run(&a, &pose_a, &b, &pose_b, batch, out) };
+        unsafe { query.run(&pair, batch, inputs, out) };
     }
 }
 
@@ -193,7 +200,13 @@ fn run_segment_bucket<SA, SB, Q, S>(
     let mut b = RoundedX8::<SB>::default();
     for batch in idx.chunks(8) {
         let (pose_a, pose_b) = pack_batch(inputs, batch, &mut a, &mut b);
+        let pair = PairX8 {
+            a: &a,
+            pose_a: &pose_a,
+            b: &b,
+            pose_b: &pose_b,
+        };
         // SAFETY: as in `run_bucket`.
-        unsafe { query.run_segments(&a, &pose_a, &b, &pose_b, batch, out) };
+        unsafe { query.run_segments(&pair, batch, inputs, out) };
     }
 }

@@ -12,7 +12,9 @@
 use std::borrow::Borrow;
 
 use gjk_core::query::bounds::{ball_overlap_point, ball_tests, box_ball_tests};
-use gjk_core::{Contact, Distance, Intersection, Pose, Shape, ShapeKind, Status, SupportMap};
+use gjk_core::{
+    Contact, Distance, Intersection, Manifold, Pose, Shape, ShapeKind, Status, SupportMap,
+};
 use glam::Vec3;
 use wide::f32x8;
 
@@ -20,7 +22,7 @@ use super::dispatch::{core_kind, segment_core};
 use super::options::BatchOptions;
 use super::output::OutSlots;
 use super::pack::{Inputs, pack_batch, pose_x8_full};
-use super::queries::{BatchQuery, ContactQuery, DistanceQuery, IntersectsQuery};
+use super::queries::{BatchQuery, ContactQuery, DistanceQuery, IntersectsQuery, ManifoldQuery};
 use crate::math::{CmpX8, MaskX8, PoseX8, Vec3X8};
 use crate::query::bounds_x8::{
     BoundsVerdictX8, ball_tests_x8, box_ball_tests_x8, box_box_overlap_x8,
@@ -384,6 +386,43 @@ impl EarlyOuts for ContactQuery {
     #[inline(always)]
     fn reach(&self) -> f32 {
         self.prediction
+    }
+}
+
+/// The manifold query takes the contact query's policy: a pair the balls prove
+/// farther apart than its contacts' reach has no contact, hence no manifold.
+impl EarlyOuts for ManifoldQuery {
+    type Out = Option<Manifold>;
+    const INSIDE_POINT: bool = ContactQuery::INSIDE_POINT;
+    const BOX_PASS: bool = ContactQuery::BOX_PASS;
+    const CLOSENESS_SPAN: f32 = ContactQuery::CLOSENESS_SPAN;
+    /// Never called (no box pass).
+    #[inline(always)]
+    fn box_verdict(
+        a: &RoundedX8<CuboidX8>,
+        pose_a: &PoseX8,
+        b: &RoundedX8<CuboidX8>,
+        pose_b: &PoseX8,
+        lanes: MaskX8,
+    ) -> BoundsVerdictX8 {
+        ContactQuery::box_verdict(a, pose_a, b, pose_b, lanes)
+    }
+    #[inline(always)]
+    fn ball_test_pays(kind_a: ShapeKind, kind_b: ShapeKind, options: &BatchOptions) -> bool {
+        ContactQuery::ball_test_pays(kind_a, kind_b, options)
+    }
+    #[inline(always)]
+    fn decides(apart: u8, overlapping: u8) -> u8 {
+        ContactQuery::decides(apart, overlapping)
+    }
+    /// No manifold (the only verdict taken).
+    #[inline(always)]
+    fn answer(_: bool, _: Vec3) -> Option<Manifold> {
+        None
+    }
+    #[inline(always)]
+    fn reach(&self) -> f32 {
+        self.reach
     }
 }
 

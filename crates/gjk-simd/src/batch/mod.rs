@@ -29,7 +29,7 @@ mod sort;
 
 use std::borrow::Borrow;
 
-use gjk_core::{Contact, Distance, Intersection, Pose, Shape};
+use gjk_core::{Contact, Distance, Intersection, Manifold, Pose, Shape};
 use rayon::prelude::*;
 
 pub use error::BatchError;
@@ -39,7 +39,7 @@ use dispatch::run_slice;
 use output::OutSlots;
 use pack::Inputs;
 use plan::plan_block;
-use queries::{BatchQuery, ContactQuery, DistanceQuery, IntersectsQuery};
+use queries::{BatchQuery, ContactQuery, DistanceQuery, IntersectsQuery, ManifoldQuery};
 
 /// Pairs bucketed together (see `run_query`): large enough that a mixed block's
 /// buckets mostly fill whole batches and a hull bucket's runs of one hull pair
@@ -330,14 +330,99 @@ pub fn contact_batch_with<S: Borrow<Shape> + Sync>(
     prediction: f32,
     options: BatchOptions,
 ) -> Result<Vec<Option<Contact>>, BatchError> {
-    // NaN and negative count as 0; an infinite prediction is clamped to the
-    // largest finite one, so that every contact is kept and arithmetic stays
-    // finite.
-    let prediction = if prediction >= 0.0 {
+    let query = ContactQuery {
+        prediction: sanitized(prediction),
+    };
+    run_query::<ContactQuery, S>(&query, shapes_a, poses_a, shapes_b, poses_b, options)
+}
+
+/// A prediction distance as the queries take it: NaN and negative count as 0; an
+/// infinite one is clamped to the largest finite one, so that every contact is
+/// kept and arithmetic stays finite.
+fn sanitized(prediction: f32) -> f32 {
+    if prediction >= 0.0 {
         prediction.min(f32::MAX)
     } else {
         0.0
+    }
+}
+
+/// The contact manifold of each pair `(shapes_a[i] at poses_a[i], shapes_b[i] at
+/// poses_b[i])` with the conventions of [`gjk_core::contact_manifold`]: up to
+/// four points, each with its depth and the features it lies on, points within
+/// `prediction` kept (a NaN or negative prediction counts as 0), `None` where the
+/// shapes are farther apart than it. Results in input order, each bit-identical
+/// to what the pair gets alone.
+///
+/// Each batch of eight pairs of one kind pair runs the wide contact
+/// ([`crate::contact_x8`], or the closed forms for spheres and capsules), then
+/// the wide manifold stage on it ([`crate::query::manifold_x8`]), which builds
+/// the manifolds of the common pair types eight at a time (box-box,
+/// capsule-box, capsule-capsule, sphere with anything but a hull, cylinder and
+/// cone sides against boxes and segments) and leaves the others to
+/// [`gjk_core::manifold_from_contact`] on the same contact: a wide lane's
+/// manifold is that function's, bit for bit. The early outs are the contact
+/// query's ([`contact_batch`]).
+///
+/// ```
+/// use gjk_core::{Cuboid, Pose, Shape, Sphere};
+/// use gjk_core::glam::{Quat, Vec3};
+/// use gjk_simd::{Parallelism, manifold_batch};
+///
+/// let floor: Shape = Cuboid::new(Vec3::new(5.0, 0.5, 5.0))?.into();
+/// let crate_: Shape = Cuboid::new(Vec3::splat(0.5))?.into();
+/// let ball: Shape = Sphere::new(0.5)?.into();
+/// let at = |x: f32, y: f32| Pose::new(Quat::IDENTITY, Vec3::new(x, y, 0.0)).unwrap();
+/// // A crate resting 0.01 deep on the floor, a ball 0.1 deep, a ball far above.
+/// let a = vec![&floor; 3];
+/// let b = vec![&crate_, &ball, &ball];
+/// let pa = vec![at(0.0, 0.0); 3];
+/// let pb = vec![at(1.0, 0.99), at(-2.0, 0.9), at(0.0, 5.0)];
+/// let m = manifold_batch(&a, &pa, &b, &pb, 0.05, Parallelism::Sequential)?;
+/// let resting = m[0].unwrap();
+/// assert_eq!(resting.len(), 4); // the crate's four bottom corners
+/// assert!(resting.points().iter().all(|p| (p.depth - 0.01).abs() < 1e-5));
+/// assert_eq!(m[1].unwrap().len(), 1); // a ball touches at one point
+/// assert!(m[2].is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn manifold_batch<S: Borrow<Shape> + Sync>(
+    shapes_a: &[S],
+    poses_a: &[Pose],
+    shapes_b: &[S],
+    poses_b: &[Pose],
+    prediction: f32,
+    parallelism: Parallelism,
+) -> Result<Vec<Option<Manifold>>, BatchError> {
+    let options = BatchOptions {
+        parallelism,
+        ..BatchOptions::default()
     };
-    let query = ContactQuery { prediction };
-    run_query::<ContactQuery, S>(&query, shapes_a, poses_a, shapes_b, poses_b, options)
+    manifold_batch_with(
+        shapes_a, poses_a, shapes_b, poses_b, prediction, prediction, options,
+    )
+}
+
+/// [`manifold_batch`] with every option (as [`contact_batch_with`]) and a reach:
+/// pairs apart by more than `prediction` but no more than `reach` get the
+/// one-point manifold of their closest points, with the gap as a negative depth
+/// (what [`gjk_core::manifold_from_contact`] makes of such a contact), so that a
+/// caller who also wants the distance and separating direction of the pairs
+/// that do not touch (a pair cache's last axis) gets them from the same run;
+/// only pairs beyond `reach` (at least `prediction`) get `None`.
+pub fn manifold_batch_with<S: Borrow<Shape> + Sync>(
+    shapes_a: &[S],
+    poses_a: &[Pose],
+    shapes_b: &[S],
+    poses_b: &[Pose],
+    prediction: f32,
+    reach: f32,
+    options: BatchOptions,
+) -> Result<Vec<Option<Manifold>>, BatchError> {
+    let prediction = sanitized(prediction);
+    let query = ManifoldQuery {
+        prediction,
+        reach: sanitized(reach).max(prediction),
+    };
+    run_query::<ManifoldQuery, S>(&query, shapes_a, poses_a, shapes_b, poses_b, options)
 }

@@ -2,18 +2,23 @@
 //! wide kernels that compute it. What each query answers without a kernel is its
 //! [`EarlyOuts`] policy.
 
-use gjk_core::{Distance, Intersection};
+use std::borrow::Borrow;
+use std::cell::RefCell;
+
+use gjk_core::{Distance, Intersection, Manifold, ManifoldScratch, Shape, manifold_from_contact};
 use wide::f32x8;
 
 use super::early_outs::EarlyOuts;
 use super::output::OutSlots;
-use crate::math::{MaskX8, PoseX8};
+use super::pack::Inputs;
+use crate::feature_x8::FeatureMapX8;
+use crate::math::MaskX8;
 use crate::query::closed_forms_x8::{
     SegmentCoreX8, segments_contact_x8, segments_distance_x8, segments_intersect_x8,
 };
 use crate::query::contact_x8::{ContactX8, contact_x8};
 use crate::query::gjk_x8::{distance_x8, intersects_x8};
-use crate::support_x8::SupportMapX8;
+use crate::query::manifold_x8::{PairX8, manifold_lanes_x8};
 
 /// One query the driver can run: its early outs, and the wide kernels that write
 /// its results.
@@ -22,28 +27,28 @@ pub(super) trait BatchQuery: EarlyOuts + Sync {
     ///
     /// # Safety
     /// As for `run`.
-    unsafe fn run_segments<A: SegmentCoreX8, B: SegmentCoreX8>(
+    unsafe fn run_segments<A, B, S>(
         &self,
-        a: &A,
-        pose_a: &PoseX8,
-        b: &B,
-        pose_b: &PoseX8,
+        pair: &PairX8<'_, A, B>,
         batch: &[u32],
+        inputs: &Inputs<'_, S>,
         out: &OutSlots<Self::Out>,
-    );
+    ) where
+        A: SegmentCoreX8 + FeatureMapX8,
+        B: SegmentCoreX8 + FeatureMapX8,
+        S: Borrow<Shape>;
     /// Runs the kernel on the lanes of the pairs `batch` (lane `k` holds pair
-    /// `batch[k]`) and writes lane `k`'s result to slot `batch[k]` of `out`.
+    /// `batch[k]` of `inputs`, packed into `pair`) and writes lane `k`'s result to
+    /// slot `batch[k]` of `out`.
     ///
     /// # Safety
     /// No other task may access the slots of `batch` meanwhile (see
     /// [`OutSlots::write`]).
-    unsafe fn run<A: SupportMapX8, B: SupportMapX8>(
+    unsafe fn run<A: FeatureMapX8, B: FeatureMapX8, S: Borrow<Shape>>(
         &self,
-        a: &A,
-        pose_a: &PoseX8,
-        b: &B,
-        pose_b: &PoseX8,
+        pair: &PairX8<'_, A, B>,
         batch: &[u32],
+        inputs: &Inputs<'_, S>,
         out: &OutSlots<Self::Out>,
     );
 }
@@ -53,32 +58,32 @@ pub(super) struct IntersectsQuery;
 
 impl BatchQuery for IntersectsQuery {
     #[inline(always)]
-    unsafe fn run<A: SupportMapX8, B: SupportMapX8>(
+    unsafe fn run<A: FeatureMapX8, B: FeatureMapX8, S: Borrow<Shape>>(
         &self,
-        a: &A,
-        pose_a: &PoseX8,
-        b: &B,
-        pose_b: &PoseX8,
+        p: &PairX8<'_, A, B>,
         batch: &[u32],
+        _: &Inputs<'_, S>,
         out: &OutSlots<Intersection>,
     ) {
-        let r = intersects_x8(a, pose_a, b, pose_b, MaskX8::first(batch.len()));
+        let r = intersects_x8(p.a, p.pose_a, p.b, p.pose_b, MaskX8::first(batch.len()));
         for (k, &i) in batch.iter().enumerate() {
             // SAFETY: exclusive by the caller's contract.
             unsafe { out.write(i as usize, r.lane(k)) };
         }
     }
     #[inline(always)]
-    unsafe fn run_segments<A: SegmentCoreX8, B: SegmentCoreX8>(
+    unsafe fn run_segments<A, B, S>(
         &self,
-        a: &A,
-        pose_a: &PoseX8,
-        b: &B,
-        pose_b: &PoseX8,
+        p: &PairX8<'_, A, B>,
         batch: &[u32],
+        _: &Inputs<'_, S>,
         out: &OutSlots<Intersection>,
-    ) {
-        let r = segments_intersect_x8(a, pose_a, b, pose_b, MaskX8::first(batch.len()));
+    ) where
+        A: SegmentCoreX8 + FeatureMapX8,
+        B: SegmentCoreX8 + FeatureMapX8,
+        S: Borrow<Shape>,
+    {
+        let r = segments_intersect_x8(p.a, p.pose_a, p.b, p.pose_b, MaskX8::first(batch.len()));
         for (k, &i) in batch.iter().enumerate() {
             // SAFETY: exclusive by the caller's contract.
             unsafe { out.write(i as usize, r.lane(k)) };
@@ -91,30 +96,30 @@ pub(super) struct DistanceQuery;
 
 impl BatchQuery for DistanceQuery {
     #[inline(always)]
-    unsafe fn run<A: SupportMapX8, B: SupportMapX8>(
+    unsafe fn run<A: FeatureMapX8, B: FeatureMapX8, S: Borrow<Shape>>(
         &self,
-        a: &A,
-        pose_a: &PoseX8,
-        b: &B,
-        pose_b: &PoseX8,
+        p: &PairX8<'_, A, B>,
         batch: &[u32],
+        _: &Inputs<'_, S>,
         out: &OutSlots<Distance>,
     ) {
-        let r = distance_x8(a, pose_a, b, pose_b, MaskX8::first(batch.len()));
+        let r = distance_x8(p.a, p.pose_a, p.b, p.pose_b, MaskX8::first(batch.len()));
         // SAFETY: exclusive by the caller's contract.
         unsafe { out.write_distances(batch, &r) };
     }
     #[inline(always)]
-    unsafe fn run_segments<A: SegmentCoreX8, B: SegmentCoreX8>(
+    unsafe fn run_segments<A, B, S>(
         &self,
-        a: &A,
-        pose_a: &PoseX8,
-        b: &B,
-        pose_b: &PoseX8,
+        p: &PairX8<'_, A, B>,
         batch: &[u32],
+        _: &Inputs<'_, S>,
         out: &OutSlots<Distance>,
-    ) {
-        let r = segments_distance_x8(a, pose_a, b, pose_b, MaskX8::first(batch.len()));
+    ) where
+        A: SegmentCoreX8 + FeatureMapX8,
+        B: SegmentCoreX8 + FeatureMapX8,
+        S: Borrow<Shape>,
+    {
+        let r = segments_distance_x8(p.a, p.pose_a, p.b, p.pose_b, MaskX8::first(batch.len()));
         // SAFETY: exclusive by the caller's contract.
         unsafe { out.write_distances(batch, &r) };
     }
@@ -143,34 +148,126 @@ impl ContactQuery {
 
 impl BatchQuery for ContactQuery {
     #[inline(always)]
-    unsafe fn run<A: SupportMapX8, B: SupportMapX8>(
+    unsafe fn run<A: FeatureMapX8, B: FeatureMapX8, S: Borrow<Shape>>(
         &self,
-        a: &A,
-        pose_a: &PoseX8,
-        b: &B,
-        pose_b: &PoseX8,
+        p: &PairX8<'_, A, B>,
         batch: &[u32],
-        out: &OutSlots<Option<gjk_core::Contact>>,
-    ) {
-        let prediction = f32x8::splat(self.prediction);
-        let r = contact_x8(a, pose_a, b, pose_b, prediction, MaskX8::first(batch.len()));
-        // SAFETY: exclusive by the caller's contract.
-        unsafe { Self::write(batch, &r, out) };
-    }
-    #[inline(always)]
-    unsafe fn run_segments<A: SegmentCoreX8, B: SegmentCoreX8>(
-        &self,
-        a: &A,
-        pose_a: &PoseX8,
-        b: &B,
-        pose_b: &PoseX8,
-        batch: &[u32],
+        _: &Inputs<'_, S>,
         out: &OutSlots<Option<gjk_core::Contact>>,
     ) {
         let prediction = f32x8::splat(self.prediction);
         let lanes = MaskX8::first(batch.len());
-        let r = segments_contact_x8(a, pose_a, b, pose_b, prediction, lanes);
+        let r = contact_x8(p.a, p.pose_a, p.b, p.pose_b, prediction, lanes);
         // SAFETY: exclusive by the caller's contract.
         unsafe { Self::write(batch, &r, out) };
+    }
+    #[inline(always)]
+    unsafe fn run_segments<A, B, S>(
+        &self,
+        p: &PairX8<'_, A, B>,
+        batch: &[u32],
+        _: &Inputs<'_, S>,
+        out: &OutSlots<Option<gjk_core::Contact>>,
+    ) where
+        A: SegmentCoreX8 + FeatureMapX8,
+        B: SegmentCoreX8 + FeatureMapX8,
+        S: Borrow<Shape>,
+    {
+        let prediction = f32x8::splat(self.prediction);
+        let lanes = MaskX8::first(batch.len());
+        let r = segments_contact_x8(p.a, p.pose_a, p.b, p.pose_b, prediction, lanes);
+        // SAFETY: exclusive by the caller's contract.
+        unsafe { Self::write(batch, &r, out) };
+    }
+}
+
+/// The manifold query: the contact of each pair (with `reach` as its prediction
+/// distance), then its [`Manifold`] with points within `prediction`
+/// ([`crate::query::manifold_x8`]), `None` beyond `reach`.
+pub(super) struct ManifoldQuery {
+    /// The prediction distance of the manifolds' points (non-negative, finite).
+    pub(super) prediction: f32,
+    /// The prediction distance of the contacts (at least `prediction`, finite):
+    /// pairs apart by more than `prediction` but no more than this get the
+    /// one-point manifold of their closest points.
+    pub(super) reach: f32,
+}
+
+thread_local! {
+    /// The scalar reference's buffers, for the lanes the wide manifold leaves to
+    /// it: one per thread, so that no batch allocates once they have grown.
+    static SCRATCH: RefCell<ManifoldScratch> = RefCell::new(ManifoldScratch::default());
+}
+
+impl ManifoldQuery {
+    /// The manifolds of the lanes of `batch` from their contacts `c`, each
+    /// written to its slot.
+    ///
+    /// # Safety
+    /// As for [`BatchQuery::run`].
+    #[inline(always)]
+    unsafe fn finish<A: FeatureMapX8, B: FeatureMapX8, S: Borrow<Shape>>(
+        &self,
+        p: &PairX8<'_, A, B>,
+        c: &ContactX8,
+        batch: &[u32],
+        inputs: &Inputs<'_, S>,
+        out: &OutSlots<Option<Manifold>>,
+    ) {
+        let lanes = MaskX8::first(batch.len());
+        // The lanes left to the scalar reference run it on the caller's shapes.
+        let reference = |k: usize, c: &gjk_core::Contact, prediction: f32| {
+            let i = batch[k] as usize;
+            SCRATCH.with_borrow_mut(|scratch| {
+                manifold_from_contact(
+                    inputs.shapes_a[i].borrow(),
+                    &inputs.poses_a[i],
+                    inputs.shapes_b[i].borrow(),
+                    &inputs.poses_b[i],
+                    c,
+                    prediction,
+                    scratch,
+                )
+            })
+        };
+        manifold_lanes_x8(p, c, self.prediction, lanes, reference, |k, m| {
+            // SAFETY: exclusive by the caller's contract.
+            unsafe { out.write(batch[k] as usize, m) };
+        });
+    }
+}
+
+impl BatchQuery for ManifoldQuery {
+    #[inline(always)]
+    unsafe fn run<A: FeatureMapX8, B: FeatureMapX8, S: Borrow<Shape>>(
+        &self,
+        p: &PairX8<'_, A, B>,
+        batch: &[u32],
+        inputs: &Inputs<'_, S>,
+        out: &OutSlots<Option<Manifold>>,
+    ) {
+        let reach = f32x8::splat(self.reach);
+        let lanes = MaskX8::first(batch.len());
+        let c = contact_x8(p.a, p.pose_a, p.b, p.pose_b, reach, lanes);
+        // SAFETY: as the caller's contract.
+        unsafe { self.finish(p, &c, batch, inputs, out) };
+    }
+    #[inline(always)]
+    unsafe fn run_segments<A, B, S>(
+        &self,
+        p: &PairX8<'_, A, B>,
+        batch: &[u32],
+        inputs: &Inputs<'_, S>,
+        out: &OutSlots<Option<Manifold>>,
+    ) where
+        A: SegmentCoreX8 + FeatureMapX8,
+        B: SegmentCoreX8 + FeatureMapX8,
+        S: Borrow<Shape>,
+    {
+        let reach = f32x8::splat(self.reach);
+        let lanes = MaskX8::first(batch.len());
+        let c = segments_contact_x8(p.a, p.pose_a, p.b, p.pose_b, reach, lanes);
+        // SAFETY: as the caller's contract.
+        unsafe { self.finish(p, &c, batch, inputs, out) };
     }
 }

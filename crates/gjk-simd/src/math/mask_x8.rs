@@ -1,6 +1,6 @@
 //! Per-lane booleans.
 
-use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
 
 use wide::f32x8;
 
@@ -152,6 +152,15 @@ impl BitOr for MaskX8 {
     #[inline(always)]
     fn bitor(self, rhs: MaskX8) -> MaskX8 {
         MaskX8(self.0 | rhs.0)
+    }
+}
+
+impl BitXor for MaskX8 {
+    type Output = MaskX8;
+    /// Lanes where exactly one of the two is set.
+    #[inline(always)]
+    fn bitxor(self, rhs: MaskX8) -> MaskX8 {
+        MaskX8(self.0 ^ rhs.0)
     }
 }
 

@@ -6,6 +6,7 @@
 //! multiply-adds in one fixed order: every lane runs exactly the same instruction
 //! sequence, which is what makes a lane's result independent of its neighbours.
 
+mod glam_rounding_x8;
 mod mask_x8;
 mod mat3_x8;
 mod pose_x8;

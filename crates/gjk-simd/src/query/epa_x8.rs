@@ -65,7 +65,7 @@ pub(crate) fn penetration_x8<A: SupportMapX8, B: SupportMapX8>(
         run(m, enclosure, lanes, touch * s, &mut polytopes[..8])
     });
     let unscale = f32x8::ONE / s;
-    pen.depth = pen.depth * unscale;
+    pen.depth *= unscale;
     pen.core_a = pen.core_a * unscale;
     pen.core_b = pen.core_b * unscale;
     pen

@@ -1,11 +1,12 @@
 //! Eight capsules.
 
-use gjk_core::{Capsule, CoreSymmetry, Shape, ShapeError};
+use gjk_core::{Capsule, CoreSymmetry, FeatureId, Shape, ShapeError};
 use wide::f32x8;
 
 use super::check_lanes;
 use super::shape_x8::{LaneShape, pack_axial};
 use super::signed_extent;
+use crate::feature_x8::{FeatureMapX8, FeatureX8, splat_rank};
 use crate::math::{CmpX8, MaskX8, Vec3X8};
 use crate::support_x8::SupportMapX8;
 
@@ -68,6 +69,32 @@ impl SupportMapX8 for CapsuleX8 {
     }
     fn finite(&self) -> MaskX8 {
         self.half_height.finite() & self.radius.finite()
+    }
+}
+
+impl FeatureMapX8 for CapsuleX8 {
+    const MAX_VERTICES: usize = 2;
+    /// The whole core segment, edge 0 from vertex 0 (bottom) to vertex 1 (top);
+    /// vertex 0 at the centre for a zero-length core (`gjk_core::Capsule`'s
+    /// feature).
+    #[inline(always)]
+    fn support_feature_x8(&self, _dir: Vec3X8) -> FeatureX8 {
+        let top = Vec3X8::new(f32x8::ZERO, self.half_height, f32x8::ZERO);
+        let segment = FeatureX8::segment(
+            -top,
+            top,
+            [
+                splat_rank(FeatureId::vertex(0)),
+                splat_rank(FeatureId::vertex(1)),
+            ],
+            splat_rank(FeatureId::edge(0)),
+        );
+        let point = FeatureX8::vertex(Vec3X8::ZERO, splat_rank(FeatureId::vertex(0)));
+        FeatureX8::select(self.half_height.gt(f32x8::ZERO), &segment, &point)
+    }
+    #[inline(always)]
+    fn bounding_radius_glam(&self) -> f32x8 {
+        self.half_height + self.radius
     }
 }
 

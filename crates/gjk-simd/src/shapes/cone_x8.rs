@@ -1,11 +1,13 @@
 //! Eight cones.
 
-use gjk_core::{Cone, CoreSymmetry, Shape, ShapeError};
+use gjk_core::tolerance::CAP_POLYGON_VERTICES;
+use gjk_core::{Cone, CoreSymmetry, FeatureId, Shape, ShapeError};
 use wide::f32x8;
 
 use super::check_lanes;
 use super::disc_support;
 use super::shape_x8::{LaneShape, pack_axial};
+use crate::feature_x8::{FeatureMapX8, FeatureX8, disc_support_glam, splat_rank};
 use crate::math::{CmpX8, MaskX8, Vec3X8};
 use crate::support_x8::SupportMapX8;
 
@@ -68,6 +70,50 @@ impl SupportMapX8 for ConeX8 {
     }
     fn finite(&self) -> MaskX8 {
         self.half_height.finite() & self.radius.finite()
+    }
+}
+
+impl FeatureMapX8 for ConeX8 {
+    const MAX_VERTICES: usize = 2;
+    /// As `gjk_core::Cone`'s: the base facing `dir` when `dir` is closer to the
+    /// base's normal than to the side's (named, face 0, not held: a 16-gon), else
+    /// the side line from the rim point that supports `dir` (the one towards `+x`
+    /// straight up) to the apex, edge `N + 2` from vertex `N` to `N + 1`
+    /// (`N` = [`CAP_POLYGON_VERTICES`]).
+    #[inline(always)]
+    fn support_feature_x8(&self, dir: Vec3X8) -> FeatureX8 {
+        let n = CAP_POLYGON_VERTICES;
+        let (h, r) = (self.half_height, self.radius);
+        let two = f32x8::splat(2.0);
+        let xz = (dir.x * dir.x + dir.z * dir.z).sqrt();
+        // The side's outward normal is (2h · radial + r · y) / √(4h² + r²).
+        let side = (two * h * xz + r * dir.y) / (f32x8::splat(4.0) * h * h + r * r).sqrt();
+        let cap = (-dir.y).ge(side);
+        let leans = xz.gt(f32x8::ZERO);
+        let radial = Vec3X8::new(
+            leans.select(dir.x, f32x8::ONE),
+            leans.select(dir.y, f32x8::ZERO),
+            leans.select(dir.z, f32x8::ZERO),
+        );
+        let mut rim = disc_support_glam(radial, r);
+        rim.y = -h;
+        let apex = Vec3X8::new(f32x8::ZERO, h, f32x8::ZERO);
+        let mut f = FeatureX8::segment(
+            rim,
+            apex,
+            [
+                splat_rank(FeatureId::vertex(n)),
+                splat_rank(FeatureId::vertex(n + 1)),
+            ],
+            splat_rank(FeatureId::edge(n + 2)),
+        );
+        f.id = cap.select(splat_rank(FeatureId::face(0)), f.id);
+        f.held = !cap;
+        f
+    }
+    #[inline(always)]
+    fn bounding_radius_glam(&self) -> f32x8 {
+        (self.half_height * self.half_height + self.radius * self.radius).sqrt()
     }
 }
 

@@ -6,6 +6,7 @@ use glam::Vec3;
 use wide::f32x8;
 
 use super::shape_x8::LaneShape;
+use crate::feature_x8::{FeatureMapX8, FeatureX8};
 use crate::math::{CmpX8, MaskX8, Vec3X8};
 use crate::support_x8::SupportMapX8;
 
@@ -305,6 +306,20 @@ impl SupportMapX8 for ConvexHullX8 {
     }
     fn finite(&self) -> MaskX8 {
         self.finite.0
+    }
+}
+
+impl FeatureMapX8 for ConvexHullX8 {
+    const MAX_VERTICES: usize = 0;
+    /// Neither held nor named: a hull's faces and their ids live in
+    /// `gjk_core::ConvexHull`, and the manifold stage leaves hull lanes to it.
+    #[inline(always)]
+    fn support_feature_x8(&self, _dir: Vec3X8) -> FeatureX8 {
+        FeatureX8::default()
+    }
+    #[inline(always)]
+    fn bounding_radius_glam(&self) -> f32x8 {
+        self.bounding_radius
     }
 }
 

@@ -1,11 +1,13 @@
 //! Eight cylinders.
 
-use gjk_core::{CoreSymmetry, Cylinder, Shape, ShapeError};
+use gjk_core::tolerance::CAP_POLYGON_VERTICES;
+use gjk_core::{CoreSymmetry, Cylinder, FeatureId, Shape, ShapeError};
 use wide::f32x8;
 
 use super::check_lanes;
 use super::shape_x8::{LaneShape, pack_axial};
 use super::{disc_support, signed_extent};
+use crate::feature_x8::{FeatureMapX8, FeatureX8, disc_support_glam, splat_rank};
 use crate::math::{CmpX8, MaskX8, Vec3X8};
 use crate::support_x8::SupportMapX8;
 
@@ -65,6 +67,43 @@ impl SupportMapX8 for CylinderX8 {
     }
     fn finite(&self) -> MaskX8 {
         self.half_height.finite() & self.radius.finite()
+    }
+}
+
+impl FeatureMapX8 for CylinderX8 {
+    const MAX_VERTICES: usize = 2;
+    /// As `gjk_core::Cylinder`'s: the cap facing `dir` when `dir` is within 45
+    /// degrees of the axis (named, face 0 or 1, not held: a 16-gon), else the side
+    /// line through the rim points that support `dir`, edge `2N + 4` from vertex
+    /// `2N` to `2N + 1` (`N` = [`CAP_POLYGON_VERTICES`]).
+    #[inline(always)]
+    fn support_feature_x8(&self, dir: Vec3X8) -> FeatureX8 {
+        let n = CAP_POLYGON_VERTICES;
+        let xz = (dir.x * dir.x + dir.z * dir.z).sqrt();
+        let cap = dir.y.abs().ge(xz);
+        let up = dir.y.ge(f32x8::ZERO);
+        let rim = disc_support_glam(dir, self.radius);
+        let h = Vec3X8::new(f32x8::ZERO, self.half_height, f32x8::ZERO);
+        let mut f = FeatureX8::segment(
+            rim - h,
+            rim + h,
+            [
+                splat_rank(FeatureId::vertex(2 * n)),
+                splat_rank(FeatureId::vertex(2 * n + 1)),
+            ],
+            splat_rank(FeatureId::edge(2 * n + 4)),
+        );
+        let cap_id = up.select(
+            splat_rank(FeatureId::face(1)),
+            splat_rank(FeatureId::face(0)),
+        );
+        f.id = cap.select(cap_id, f.id);
+        f.held = !cap;
+        f
+    }
+    #[inline(always)]
+    fn bounding_radius_glam(&self) -> f32x8 {
+        (self.half_height * self.half_height + self.radius * self.radius).sqrt()
     }
 }
 

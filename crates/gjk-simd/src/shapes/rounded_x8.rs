@@ -4,7 +4,7 @@ use gjk_core::{CoreSymmetry, ShapeError};
 use wide::f32x8;
 
 use super::check_lanes;
-
+use crate::feature_x8::{FeatureMapX8, FeatureX8};
 use crate::math::{CmpX8, MaskX8, Vec3X8};
 use crate::support_x8::SupportMapX8;
 
@@ -62,5 +62,18 @@ impl<S: SupportMapX8> SupportMapX8 for RoundedX8<S> {
     #[inline(always)]
     fn box_core(&self) -> Option<Vec3X8> {
         self.inner.box_core()
+    }
+}
+
+impl<S: FeatureMapX8> FeatureMapX8 for RoundedX8<S> {
+    const MAX_VERTICES: usize = S::MAX_VERTICES;
+    /// The inner shape's feature: rounding dilates the core without changing it.
+    #[inline(always)]
+    fn support_feature_x8(&self, dir: Vec3X8) -> FeatureX8 {
+        self.inner.support_feature_x8(dir)
+    }
+    #[inline(always)]
+    fn bounding_radius_glam(&self) -> f32x8 {
+        self.inner.bounding_radius_glam() + self.radius
     }
 }

@@ -4,10 +4,10 @@
 use gjk_core::Shape;
 use wide::f32x8;
 
-use crate::support_x8::SupportMapX8;
+use crate::feature_x8::FeatureMapX8;
 
 /// A wide shape the batch driver can fill lane by lane from `gjk_core` shapes.
-pub(crate) trait LaneShape: SupportMapX8 + Default {
+pub(crate) trait LaneShape: FeatureMapX8 + Default {
     /// Fills the eight lanes from shapes of this kind, already stripped of any
     /// `Rounded` wrapper. Lanes past the end of a short batch repeat lane 0's
     /// shape (they are not queried).

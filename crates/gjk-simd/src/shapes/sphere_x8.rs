@@ -1,10 +1,11 @@
 //! Eight balls.
 
-use gjk_core::{CoreSymmetry, Shape, ShapeError, Sphere};
+use gjk_core::{CoreSymmetry, FeatureId, Shape, ShapeError, Sphere};
 use wide::f32x8;
 
 use super::check_lanes;
 use super::shape_x8::LaneShape;
+use crate::feature_x8::{FeatureMapX8, FeatureX8, splat_rank};
 use crate::math::{CmpX8, MaskX8, Vec3X8};
 use crate::support_x8::SupportMapX8;
 
@@ -55,6 +56,19 @@ impl SupportMapX8 for SphereX8 {
     }
     fn finite(&self) -> MaskX8 {
         self.radius.finite()
+    }
+}
+
+impl FeatureMapX8 for SphereX8 {
+    const MAX_VERTICES: usize = 1;
+    /// The centre, vertex 0 (`gjk_core::Sphere`'s feature).
+    #[inline(always)]
+    fn support_feature_x8(&self, _dir: Vec3X8) -> FeatureX8 {
+        FeatureX8::vertex(Vec3X8::ZERO, splat_rank(FeatureId::vertex(0)))
+    }
+    #[inline(always)]
+    fn bounding_radius_glam(&self) -> f32x8 {
+        self.radius
     }
 }
 

@@ -129,6 +129,75 @@ pub fn pairs(
     p
 }
 
+/// A degenerate shape of one of twelve kinds (some sizes zero), or with
+/// probability `plain` an ordinary one.
+pub fn degenerate(rng: &mut impl Rng, hulls: &[Arc<ConvexHull>], plain: f64) -> Shape {
+    if rng.random_bool(plain) {
+        let kind = rng.random_range(0..6);
+        return shape(rng, kind, hulls);
+    }
+    let mut size = || rng.random_range(0.05f32..2.0);
+    let (s1, s2) = (size(), size());
+    let s: Shape = match rng.random_range(0..11) {
+        0 => Sphere::new(0.0).unwrap().into(),
+        1 => Capsule::new(s1, 0.0).unwrap().into(),
+        2 => Cylinder::new(0.0, s1).unwrap().into(),
+        3 => Cylinder::new(s1, 0.0).unwrap().into(),
+        4 => Cone::new(0.0, s1).unwrap().into(),
+        5 => Cone::new(s1, 0.0).unwrap().into(),
+        6 => Cuboid::new(Vec3::new(s1, 0.0, s2)).unwrap().into(),
+        7 => Cuboid::new(Vec3::new(0.0, s1, 0.0)).unwrap().into(),
+        8 => Cuboid::new(Vec3::ZERO).unwrap().into(),
+        9 => {
+            // A polygon in the plane y = c, or a segment, or a point.
+            let n = rng.random_range(1..9);
+            let y = rng.random_range(-0.5f32..0.5);
+            let points: Vec<Vec3> = (0..n)
+                .map(|_| Vec3::new(rng.random_range(-1.5..1.5), y, rng.random_range(-1.5..1.5)))
+                .collect();
+            ConvexHull::from_points(&points).unwrap().into()
+        }
+        _ => {
+            let a = unit_vector(rng) * s1;
+            ConvexHull::from_points(&[a, -a]).unwrap().into()
+        }
+    };
+    if rng.random_bool(0.2) {
+        Rounded::new(s, rng.random_range(0.0..0.3)).unwrap().into()
+    } else {
+        s
+    }
+}
+
+/// The pairs: A and B degenerate (or one of them plain), B's centre within
+/// their reach of A's.
+pub fn degenerate_pairs(seed: u64, n: usize) -> Pairs {
+    let mut rng = rng(seed);
+    let hull_set = hulls(seed, 16);
+    let mut p = Pairs {
+        shapes_a: Vec::new(),
+        poses_a: Vec::new(),
+        shapes_b: Vec::new(),
+        poses_b: Vec::new(),
+    };
+    for _ in 0..n {
+        let a = degenerate(&mut rng, &hull_set, 0.2);
+        let b = degenerate(&mut rng, &hull_set, 0.2);
+        let reach = a.bounding_radius() + b.bounding_radius() + 0.05;
+        let ca = Vec3::new(
+            rng.random_range(-50.0..50.0),
+            rng.random_range(-50.0..50.0),
+            rng.random_range(-50.0..50.0),
+        );
+        let cb = ca + unit_vector(&mut rng) * rng.random_range(0.0..1.2 * reach);
+        p.poses_a.push(Pose::new(rotation(&mut rng), ca).unwrap());
+        p.poses_b.push(Pose::new(rotation(&mut rng), cb).unwrap());
+        p.shapes_a.push(a);
+        p.shapes_b.push(b);
+    }
+    p
+}
+
 /// The farthest point of `shape` at `pose` along the world direction `n`.
 pub fn world_support(shape: &Shape, pose: &Pose, n: Vec3) -> Vec3 {
     pose.transform_point(shape.support(pose.inverse_transform_vector(n)))
