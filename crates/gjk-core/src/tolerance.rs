@@ -173,6 +173,16 @@ pub const FLAT_HEIGHT_ULPS: f32 = 16.0;
 /// within `sin θ` of their length instead.
 pub const FLAT_TRIANGLE_X8: f32 = 1e-10;
 
+/// A wide GJK lane that stops because `|v|` no longer decreases in f32, with its
+/// cores closer than this fraction of the pair's scale, is answered again by
+/// gjk-core (gjk-simd only). Near contact the support points of curved cores
+/// cluster and the simplex turns thin; its f32 solve can then stall a few 1e-4
+/// of the scale short of a touching pair's zero, where gjk-core's f64 pair frame
+/// goes on. Stalls that close are rare on random pairs (under 0.1% of the GJK
+/// lanes of cylinders and cones), so the rerun costs little; farther out a
+/// stall is f32 rounding of a distance that is right to its tolerance.
+pub const STALL_RECHECK_X8: f32 = 1e-2;
+
 /// Below this squared sine of the angle at the new vertex, the wide solve computes
 /// a triangle's normal at its largest angle instead: above it, the plain cross
 /// product's direction error is under ten ulps, which moves the distance far less

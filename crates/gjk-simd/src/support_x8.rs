@@ -1,7 +1,8 @@
 //! The wide support-mapping abstraction every wide query is written against: the
 //! twin of `gjk_core::SupportMap`, for eight shapes of one kind.
 
-use gjk_core::CoreSymmetry;
+use gjk_core::{CoreSymmetry, SupportMap};
+use glam::Vec3;
 use wide::f32x8;
 
 use crate::math::{MaskX8, Vec3X8};
@@ -44,5 +45,33 @@ pub trait SupportMapX8 {
     #[inline(always)]
     fn box_core(&self) -> Option<Vec3X8> {
         None
+    }
+}
+
+/// One lane of a wide shape as a scalar [`SupportMap`]: what lets `gjk_core`'s
+/// queries run on a lane the wide methods leave unresolved, on exactly the shape
+/// the lane holds.
+pub(crate) struct LaneOf<'s, S> {
+    /// The eight shapes.
+    pub shape: &'s S,
+    /// The lane.
+    pub lane: usize,
+}
+
+impl<S: SupportMapX8> SupportMap for LaneOf<'_, S> {
+    fn support_core(&self, dir: Vec3) -> Vec3 {
+        let only = MaskX8::first(self.lane + 1).and_not(MaskX8::first(self.lane));
+        self.shape
+            .support_core(Vec3X8::splat(dir), only)
+            .lane(self.lane)
+    }
+    fn margin(&self) -> f32 {
+        self.shape.margin().as_array()[self.lane]
+    }
+    fn bounding_radius(&self) -> f32 {
+        self.shape.bounding_radius().as_array()[self.lane]
+    }
+    fn core_symmetry(&self) -> CoreSymmetry {
+        S::CORE_SYMMETRY
     }
 }

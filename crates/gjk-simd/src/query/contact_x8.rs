@@ -17,16 +17,16 @@
 //! Whatever path a lane takes, its result depends on its own inputs only.
 
 use gjk_core::tolerance::{EPA_RELATIVE_GAP, TOUCH_TOLERANCE, WITNESS_GAP_TOUCHES_X8};
-use gjk_core::{Contact, CoreSymmetry, Pose, Status, SupportMap};
+use gjk_core::{Contact, CoreSymmetry, Pose, Status};
 use glam::Vec3;
 use wide::f32x8;
 
 use super::epa_x8::penetration_x8;
-use super::gjk_x8::{CoreClosest, closest_cores, iteration_counts};
+use super::gjk_x8::{CoreClosest, closest_cores, iteration_counts, stalled_near_contact};
 use super::minkowski_x8::MinkowskiX8;
 use super::separating_axes_x8::box_cores_penetration_x8;
 use crate::math::{CmpX8, MaskX8, PoseX8, Vec3X8};
-use crate::support_x8::SupportMapX8;
+use crate::support_x8::{LaneOf, SupportMapX8};
 
 /// What [`contact_x8`] found, per lane, in world space with the conventions of
 /// [`gjk_core::Contact`].
@@ -146,12 +146,15 @@ fn gjk_contact<A: SupportMapX8, B: SupportMapX8>(
     margins: (f32x8, f32x8),
 ) -> LocalContact {
     let gjk = closest_cores(m, valid, touch);
-    let apart = valid.and_not(gjk.cores_overlap);
+    // Lanes whose f32 loop stalled near contact are gjk-core's to answer.
+    let (a, b) = m.shapes();
+    let stalled = valid & stalled_near_contact(&gjk, a.bounding_radius() + b.bounding_radius());
+    let apart = valid.and_not(gjk.cores_overlap | stalled);
     let (in_contact, depth, normal, point_a, point_b) =
         from_closest_cores(&gjk.cores, apart, reach, margins);
     let mut contact = LocalContact {
         in_contact,
-        unresolved: valid & gjk.cores_overlap,
+        unresolved: valid & (gjk.cores_overlap | stalled),
         depth,
         normal,
         point_a,
@@ -260,32 +263,6 @@ fn box_contact<A: SupportMapX8, B: SupportMapX8>(
         point_b: checked.select((-n).mul_add(mb, core_b), point_b),
         iterations: far.select(zero, gjk.iterations),
         status,
-    }
-}
-
-/// One lane of a wide shape as a scalar [`SupportMap`]: what lets `gjk_core`'s
-/// queries run on a lane the wide methods leave unresolved, on exactly the shape
-/// the lane holds.
-struct LaneOf<'s, S> {
-    shape: &'s S,
-    lane: usize,
-}
-
-impl<S: SupportMapX8> SupportMap for LaneOf<'_, S> {
-    fn support_core(&self, dir: Vec3) -> Vec3 {
-        let only = MaskX8::first(self.lane + 1).and_not(MaskX8::first(self.lane));
-        self.shape
-            .support_core(Vec3X8::splat(dir), only)
-            .lane(self.lane)
-    }
-    fn margin(&self) -> f32 {
-        self.shape.margin().as_array()[self.lane]
-    }
-    fn bounding_radius(&self) -> f32 {
-        self.shape.bounding_radius().as_array()[self.lane]
-    }
-    fn core_symmetry(&self) -> CoreSymmetry {
-        S::CORE_SYMMETRY
     }
 }
 

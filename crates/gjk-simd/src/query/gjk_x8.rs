@@ -14,8 +14,10 @@
 //! cap, the relative duality gap with its rounding floor, a repeated support point,
 //! and no decrease of `|v|` (keep the previous simplex).
 
-use gjk_core::Status;
-use gjk_core::tolerance::{GJK_GAP_FLOOR, GJK_MAX_ITERATIONS, GJK_RELATIVE_GAP, TOUCH_TOLERANCE};
+use gjk_core::tolerance::{
+    GJK_GAP_FLOOR, GJK_MAX_ITERATIONS, GJK_RELATIVE_GAP, STALL_RECHECK_X8, TOUCH_TOLERANCE,
+};
+use gjk_core::{Pose, Status};
 use glam::{DVec3, Vec3};
 use wide::f32x8;
 
@@ -23,7 +25,7 @@ use super::minkowski_x8::MinkowskiX8;
 use super::simplex_x8::SimplexX8;
 use super::status_x8::statuses;
 use crate::math::{CmpX8, MaskX8, PoseX8, Vec3X8};
-use crate::support_x8::SupportMapX8;
+use crate::support_x8::{LaneOf, SupportMapX8};
 
 /// What [`intersects_x8`] found, per lane.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -92,6 +94,8 @@ struct Outcome {
     v: Vec3X8,
     cores_overlap: MaskX8,
     shapes_intersect: MaskX8,
+    /// Lanes that ended because `|v|` no longer decreased in f32.
+    stalled: MaskX8,
     iterations: f32x8,
     status: [Status; 8],
 }
@@ -128,6 +132,7 @@ where
     let mut intersected = MaskX8::NONE;
     let mut degenerate = MaskX8::NONE;
     let mut capped = MaskX8::NONE;
+    let mut stalled_lanes = MaskX8::NONE;
 
     // Every active lane gains one iteration per trip and stops at the cap, so the
     // loop runs at most GJK_MAX_ITERATIONS trips whatever the data (NaN included).
@@ -217,6 +222,7 @@ where
 
         // No decrease of |v|: the previous simplex is as good as it gets in f32.
         let stalled = active & solved_vv.ge(vv);
+        stalled_lanes |= stalled;
         if BOOLEAN {
             intersected |= stalled & within_reach;
         }
@@ -235,6 +241,7 @@ where
         v,
         cores_overlap,
         shapes_intersect: intersected,
+        stalled: stalled_lanes,
         iterations,
         status: statuses(!valid, degenerate, capped),
     }
@@ -336,7 +343,7 @@ pub fn distance_x8<A: SupportMapX8, B: SupportMapX8>(
     let scale = a.bounding_radius() + b.bounding_radius();
     let touch = f32x8::splat(TOUCH_TOLERANCE) * scale;
     let gjk = closest_cores(&m, valid, touch);
-    finish_distance(
+    let mut out = finish_distance(
         &gjk.cores,
         (ma, mb),
         touch,
@@ -344,7 +351,60 @@ pub fn distance_x8<A: SupportMapX8, B: SupportMapX8>(
         valid,
         gjk.iterations,
         gjk.status,
-    )
+    );
+    let recheck = valid & stalled_near_contact(&gjk, scale);
+    if recheck.any() {
+        distance_on_lanes(&mut out, a, pose_a, b, pose_b, recheck);
+    }
+    out
+}
+
+/// Lanes whose loop stalled in f32 with the cores within
+/// [`STALL_RECHECK_X8`] of the pair's `scale`: gjk-core answers them again.
+#[inline(always)]
+pub(crate) fn stalled_near_contact(gjk: &CoresGjk, scale: f32x8) -> MaskX8 {
+    gjk.stalled
+        & gjk
+            .cores
+            .core_distance
+            .le(f32x8::splat(STALL_RECHECK_X8) * scale)
+}
+
+/// gjk-core's distance for the lanes of `lanes`, written over theirs in `out`
+/// (a cold path: lanes the f32 loop could not finish, see
+/// [`stalled_near_contact`]).
+#[cold]
+fn distance_on_lanes<A: SupportMapX8, B: SupportMapX8>(
+    out: &mut DistanceX8,
+    a: &A,
+    pose_a: &PoseX8,
+    b: &B,
+    pose_b: &PoseX8,
+    lanes: MaskX8,
+) {
+    let (ra, ta) = (pose_a.rotation.to_array(), pose_a.translation.to_array());
+    let (rb, tb) = (pose_b.rotation.to_array(), pose_b.translation.to_array());
+    let mut distance = out.distance.to_array();
+    let (mut point_a, mut point_b) = (out.point_a.to_array(), out.point_b.to_array());
+    let mut normal = out.normal.to_array();
+    let bits = lanes.bitmask();
+    for k in (0..8).filter(|k| bits >> k & 1 == 1) {
+        // The lanes' poses were valid scalar poses; should one not rebuild, the
+        // lane keeps the wide answer.
+        let (Ok(pa), Ok(pb)) = (Pose::new(ra[k], ta[k]), Pose::new(rb[k], tb[k])) else {
+            continue;
+        };
+        let (lane_a, lane_b) = (LaneOf { shape: a, lane: k }, LaneOf { shape: b, lane: k });
+        let d = gjk_core::distance(&lane_a, &pa, &lane_b, &pb);
+        (distance[k], point_a[k], point_b[k], normal[k]) =
+            (d.distance, d.point_a, d.point_b, d.normal);
+        out.iterations[k] += d.iterations;
+        out.status[k] = d.status;
+    }
+    out.distance = f32x8::new(distance);
+    out.point_a = Vec3X8::from_array(point_a);
+    out.point_b = Vec3X8::from_array(point_b);
+    out.normal = Vec3X8::from_array(normal);
 }
 
 /// The tetrahedron of support points that GJK found enclosing the origin, per
@@ -365,6 +425,8 @@ pub(crate) struct CoresGjk {
     pub cores: CoreClosest,
     /// Lanes whose cores overlap or touch (within the touch tolerance).
     pub cores_overlap: MaskX8,
+    /// Lanes that ended because `|v|` no longer decreased in f32.
+    pub stalled: MaskX8,
     /// Support evaluations per lane.
     pub iterations: f32x8,
     /// How each lane's loop ended.
@@ -423,6 +485,7 @@ pub(crate) fn closest_cores<A: SupportMapX8, B: SupportMapX8>(
         enclosure,
         cores,
         cores_overlap: out.cores_overlap,
+        stalled: out.stalled,
         iterations: out.iterations,
         status: out.status,
     }
