@@ -2,12 +2,17 @@
 //! shared seeded generators (the benches' standard pairs and standard boxes) and
 //! holds one closure per library, each doing the whole workload once.
 //!
+//! Checksums: the narrowphase workloads count hits (pairs intersecting, at
+//! distance 0, in contact), the broadphase workloads pairs found, the step
+//! workloads pairs with at least one contact point.
+//!
 //! | name | what one run does | contestants |
 //! |---|---|---|
 //! | `narrowphase/{query}/{kinds}` | answers `query` (intersects, distance, contact at prediction 0) on the standard pairs of `kinds` | gjk-simd (batch driver, on the calling thread), gjk-core (scalar), parry3d (its query dispatcher: analytic, SAT or GJK/EPA per pair) |
 //! | `broadphase/pairs/{n}` | builds a tree over the `n` standard boxes and finds every overlapping pair | widephase (binned-SAH `DynamicTree` and its eight-wide pair pass), parry3d (`Bvh` binned build and tree-tree traversal), bvh-arena (inserts and its pair pass) |
-//! | `step/{n}` | moves `n` mixed bodies one step and answers the distance of every pair whose boxes overlap | widephase (`World::set_poses` and `World::step`), parry3d (a `Bvh` rebuilt over the new boxes, its pairs, the dispatcher's distance on each) |
+//! | `step/{n}` | moves `n` mixed bodies one step and computes the contact manifold (prediction: `WorldConfig`'s default) of every pair within the prediction distance | widephase (`World::set_poses` and `World::step`: fat-box broadphase, bounds, wide contact batch, `manifold_from_contact`), parry3d (a `Bvh` rebuilt over the new tight boxes, its pairs, the dispatcher's `contact_manifolds` on each with the pair's manifolds and workspace kept across steps) |
 
+use std::collections::HashMap;
 use std::hint::black_box;
 use std::rc::Rc;
 
@@ -16,18 +21,21 @@ use gjk_core::glam::{Quat, Vec3};
 use gjk_core::{Pose, Shape, SupportMap};
 use gjk_simd::{BatchOptions, Parallelism};
 use parry3d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
+use parry3d::query::{
+    ContactManifold, ContactManifoldsWorkspace, DefaultQueryDispatcher, PersistentQueryDispatcher,
+};
 use parry3d::shape::SharedShape;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use widephase::{BodyId, World};
+use widephase::{BodyId, World, WorldConfig};
 use workloads::PairKind;
 use workloads::workload::{
     SHAPE_KINDS, random_rotation, random_shape, random_unit, standard_hulls,
 };
 
-/// One library's run of a workload; returns a checksum (pairs found, pairs
-/// overlapping) so that the work cannot be optimized away and the contestants'
-/// answers can be compared.
+/// One library's run of a workload; returns a checksum (pairs found, hits, pairs
+/// with contact points) so that the work cannot be optimized away and the
+/// contestants' answers can be compared.
 pub type Run = Box<dyn FnMut() -> u64>;
 
 /// A contestant: a library and its run.
@@ -81,7 +89,7 @@ pub fn build(name: &str, pairs: usize, seed: u64) -> Option<Workload> {
             narrowphase(name, query, kind, pairs, seed)
         }
         ["broadphase", "pairs", n] => Some(broadphase_pairs(name, n.parse().ok()?, seed)),
-        ["step", n] => Some(step(name, n.parse().ok()?, seed)),
+        ["step", n] => step(name, n.parse().ok()?, seed),
         _ => None,
     }
 }
@@ -345,24 +353,42 @@ impl Motion {
     }
 }
 
-fn step(name: &str, n: usize, seed: u64) -> Workload {
+/// What a parry3d or rapier user keeps per pair between steps: the pair's
+/// manifolds (their points carry feature ids for warm starts) and the
+/// dispatcher's workspace.
+type ParryPairState = (
+    Vec<ContactManifold<(), ()>>,
+    Option<ContactManifoldsWorkspace>,
+);
+
+/// `None` when a shape has no parry3d twin, so that both contestants always
+/// hold the same bodies under the same indices.
+fn step(name: &str, n: usize, seed: u64) -> Option<Workload> {
+    // `World::new` runs with the default configuration; parry gets the same
+    // prediction distance.
+    let prediction = WorldConfig::default().prediction;
     let mut ours = Motion::new(n, seed);
     let mut world = World::new(Parallelism::default());
     let ids: Vec<BodyId> = ours
         .shapes
         .iter()
         .zip(&ours.poses)
-        .filter_map(|(s, p)| world.add(s.clone(), *p).ok())
-        .collect();
+        .map(|(s, p)| world.add(s.clone(), *p).ok())
+        .collect::<Option<_>>()?;
     let _ = world.step();
     let mut theirs = Motion::new(n, seed);
     let parry_shapes: Vec<SharedShape> = theirs
         .shapes
         .iter()
-        .filter_map(|s| gjk_core::parry::to_parry_shape(s).ok())
-        .collect();
+        .map(|s| gjk_core::parry::to_parry_shape(s).ok())
+        .collect::<Option<_>>()?;
     let mut ws = BvhWorkspace::default();
-    Workload {
+    // Keyed by the pair (smaller index first); a pair whose boxes part loses its
+    // state, as in rapier's narrowphase. Two tables swapped each step, so that
+    // neither is reallocated.
+    let mut state: HashMap<(u32, u32), ParryPairState> = HashMap::new();
+    let mut kept: HashMap<(u32, u32), ParryPairState> = HashMap::new();
+    Some(Workload {
         name: name.to_string(),
         items: n,
         unit: "bodies",
@@ -379,9 +405,14 @@ fn step(name: &str, n: usize, seed: u64) -> Workload {
                     if world.set_poses(&moves).is_err() {
                         return 0;
                     }
-                    world
-                        .step()
-                        .map_or(0, |r| black_box(r.touching().count()) as u64)
+                    world.step().map_or(0, |r| {
+                        black_box(
+                            r.manifolds
+                                .iter()
+                                .filter(|m| !m.manifold.is_empty())
+                                .count(),
+                        ) as u64
+                    })
                 }),
             },
             Contestant {
@@ -393,33 +424,54 @@ fn step(name: &str, n: usize, seed: u64) -> Workload {
                         .iter()
                         .map(gjk_core::parry::pose_to_parry)
                         .collect();
+                    // The tight boxes, grown by half the prediction each so that
+                    // boxes within the prediction overlap: the smallest candidate
+                    // set that holds every pair World can give a manifold. The
+                    // fat boxes would match World's candidate set, but World's
+                    // bounds settle the fat-only pairs before any contact query;
+                    // handing them to `contact_manifolds` would charge parry for
+                    // work neither side needs.
+                    let grow = Vec3::splat(0.5 * prediction);
                     let boxes: Vec<parry3d::bounding_volume::Aabb> = theirs
                         .shapes
                         .iter()
                         .zip(&theirs.poses)
                         .map(|(s, p)| {
                             let b = s.aabb(p);
-                            parry3d::bounding_volume::Aabb::new(b.min, b.max)
+                            parry3d::bounding_volume::Aabb::new(b.min - grow, b.max + grow)
                         })
                         .collect();
                     let bvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &boxes);
                     let mut pairs = Vec::new();
-                    bvh.traverse_bvtt_single_tree::<false>(&mut ws, &mut |a, b| pairs.push((a, b)));
-                    let mut touching = 0u64;
+                    bvh.traverse_bvtt_single_tree::<false>(&mut ws, &mut |a, b| {
+                        pairs.push((a.min(b), a.max(b)));
+                    });
+                    let mut in_contact = 0u64;
                     for (a, b) in pairs {
-                        let (a, b) = (a as usize, b as usize);
-                        let d = parry3d::query::distance(
-                            &poses[a],
-                            &*parry_shapes[a],
-                            &poses[b],
-                            &*parry_shapes[b],
+                        let (mut manifolds, mut workspace) =
+                            state.remove(&(a, b)).unwrap_or_default();
+                        let (ia, ib) = (a as usize, b as usize);
+                        let pos12 = poses[ia].inv_mul(&poses[ib]);
+                        let ok = DefaultQueryDispatcher.contact_manifolds(
+                            &pos12,
+                            &*parry_shapes[ia],
+                            &*parry_shapes[ib],
+                            prediction,
+                            &mut manifolds,
+                            &mut workspace,
                         );
-                        touching += u64::from(d.is_ok_and(|d| d.distance == 0.0));
+                        let touches = manifolds
+                            .iter()
+                            .any(|m| m.points.iter().any(|p| p.dist <= prediction));
+                        in_contact += u64::from(ok.is_ok() && touches);
+                        kept.insert((a, b), (manifolds, workspace));
                     }
-                    touching
+                    state.clear();
+                    std::mem::swap(&mut state, &mut kept);
+                    in_contact
                 }),
             },
         ],
         baseline: "parry3d",
-    }
+    })
 }
