@@ -265,3 +265,62 @@ fn hull_with_tied_faces() {
     let expected = 2.0 / 3f64.sqrt();
     check_contact(&shape, &pose, &shape, &pose, expected, 1e-5, "octahedron");
 }
+
+/// A ball whose centre lies inside a cylinder, in any orientation of either
+/// shape, both orders: the depth is the ball's radius plus the centre's distance
+/// to the nearest of the side and the caps. Near the axis the axial EPA's probes
+/// along the section's axes can land on two opposite corners of the rectangle
+/// the cylinder's section is (the support along a face normal is any point of
+/// the face); it took that for a flat section and answered the ball's radius
+/// alone (the `widephase diff` campaign's case 28446: 1.856 for 2.446).
+#[test]
+fn ball_centre_inside_a_cylinder() {
+    // The campaign's case, as it shrank.
+    let ball: Shape = Sphere::new(1.855746).unwrap().into();
+    let pb = Pose::new(
+        Quat::from_xyzw(-0.4484304, -0.45695484, 0.61893207, 0.4550007).normalize(),
+        Vec3::ZERO,
+    )
+    .unwrap();
+    let cylinder: Shape = Cylinder::new(1.2742245, 0.6176451).unwrap().into();
+    let pc = Pose::new(
+        Quat::from_xyzw(0.3805296, -0.048961286, 0.17670228, -0.9064085).normalize(),
+        Vec3::new(0.07495117, 0.10601807, -0.13842773),
+    )
+    .unwrap();
+    let local = pc.rotation().conjugate() * (pb.translation() - pc.translation());
+    let rho = f64::from(local.x.hypot(local.z));
+    let expected = 1.855746 + (0.6176451 - rho).min(1.2742245 - f64::from(local.y.abs()));
+    check_contact(&ball, &pb, &cylinder, &pc, expected, 1e-4, "case 28446");
+    check_contact(
+        &cylinder,
+        &pc,
+        &ball,
+        &pb,
+        expected,
+        1e-4,
+        "case 28446, swapped",
+    );
+
+    let seed = 0xba11_c71;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for i in 0..2000 {
+        let (h, r) = (rng.random_range(0.3f32..1.5), rng.random_range(0.3f32..1.5));
+        let cylinder: Shape = Cylinder::new(h, r).unwrap().into();
+        let ball_radius = rng.random_range(0.1f32..2.0);
+        let ball: Shape = Sphere::new(ball_radius).unwrap().into();
+        // Half of the centres within 5% of the radius from the axis.
+        let rho = r * rng.random_range(0.0f32..1.0) * if i % 2 == 0 { 0.05 } else { 0.9 };
+        let angle = rng.random_range(0.0f32..std::f32::consts::TAU);
+        let y = h * rng.random_range(-0.9f32..0.9);
+        let local = Vec3::new(rho * angle.cos(), y, rho * angle.sin());
+        let pc = Pose::new(random_rotation(&mut rng), Vec3::ZERO).unwrap();
+        let pb = Pose::new(random_rotation(&mut rng), pc.transform_point(local)).unwrap();
+        let expected = f64::from(ball_radius) + f64::from((r - rho).min(h - y.abs()));
+        let msg = format!(
+            "seed {seed:#x} case {i}: ball {ball_radius} at {local} in cylinder ({h}, {r})"
+        );
+        check_contact(&ball, &pb, &cylinder, &pc, expected, 1e-4, &msg);
+        check_contact(&cylinder, &pc, &ball, &pb, expected, 1e-4, &msg);
+    }
+}

@@ -83,10 +83,10 @@ pub(crate) fn rank_of(id: FeatureId) -> f32 {
 
 /// Eight support features, one per lane (the twin of [`Feature`]): a vertex, a
 /// segment or a convex quadrilateral of the core facing a direction, in the
-/// shape's frame or, once moved ([`FeatureX8::transform_glam`]), in another.
+/// shape's frame or, once moved (`FeatureX8::transform_glam`), in another.
 ///
-/// Lanes outside [`held`](Self::held) hold no vertices (a cap or a face of more
-/// than four vertices); lanes in [`named`](Self::named) know the feature's id
+/// Lanes outside `held` hold no vertices (a cap or a face of more
+/// than four vertices); lanes in `named` know the feature's id
 /// even so.
 #[derive(Clone, Copy, Debug)]
 pub struct FeatureX8 {

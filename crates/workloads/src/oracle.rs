@@ -130,7 +130,7 @@ fn difference_support(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, n: DVe
 /// best 16 of a Fibonacci lattice of `samples` directions and, where a side is a
 /// polytope, the face normals of `A - B` (each side's face normals and the
 /// cross products of their edges, among which the nearest facet's normal is);
-/// each is refined by Powell's method ([`refine`]). All in f64; no GJK, no EPA.
+/// each is refined by Powell's method (`refine`). All in f64; no GJK, no EPA.
 /// On a kinked valley (a cone's side, where apex and rim tie) the search can
 /// stop up to about 1e-5 of the depth short of the bottom: compare with that
 /// slack. Meaningless for separated shapes.

@@ -12,7 +12,7 @@
 //! nearest face's distance is a lower bound (the polytope lies inside `A - B`),
 //! and the support value along its normal an upper bound (moving B that far
 //! along it separates the cores). EPA stops when they meet within
-//! [`EPA_RELATIVE_GAP`]. Should it stop otherwise (its caps, or a step that
+//! [`EPA_RELATIVE_GAP`](crate::tolerance::EPA_RELATIVE_GAP). Should it stop otherwise (its caps, or a step that
 //! rounding spoils), it answers with the nearest face, whose witness points lie
 //! on the shapes.
 //!

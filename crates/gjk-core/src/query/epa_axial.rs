@@ -3,7 +3,7 @@
 //! When both cores are solids of revolution about one axis (or one is a point on
 //! the other's axis), `A - B` is a solid of revolution about that axis shifted
 //! off it by the cores' offset, and its least support over all directions lies
-//! in the plane through the axis and that offset ([`AxialSection`]): for a given
+//! in the plane through the axis and that offset (`AxialSection`): for a given
 //! angle to the axis, turning the direction towards the offset only lowers it.
 //! The polytope EPA would have to refine the whole circle of nearly equal
 //! directions around the axis (its lower bound approaches the answer as the
@@ -13,7 +13,7 @@
 //! segments), which a polygon expansion bounds exactly in a few steps.
 //!
 //! The reduction is exact up to B's tilt from the axis, which moves support
-//! points out of the plane by at most [`AxialSection::tilt`]; the answer is
+//! points out of the plane by at most `AxialSection::tilt`; the answer is
 //! taken only when that stays within EPA's own tolerance, and the polytope EPA
 //! runs otherwise.
 
@@ -49,8 +49,8 @@ where
     (f64::from(section.tilt) <= tolerance(f64::from(pen.depth), touch)).then_some(pen)
 }
 
-/// The polygon expansion: start from the supports along the plane's four axis
-/// directions (counter-clockwise, so the polygon is), then repeatedly push out
+/// The polygon expansion: start from the supports along the plane's axis and
+/// diagonal directions (counter-clockwise, so the polygon is), then repeatedly push out
 /// the edge nearest the origin by the support along its outward normal.
 fn expand<A, B>(m: &mut Minkowski<A, B>, section: &AxialSection, touch: f32) -> Penetration
 where
@@ -69,7 +69,24 @@ where
     };
     let touch64 = f64::from(touch);
     let mut poly: Vec<Vertex> = Vec::with_capacity(16);
-    for n in [DVec2::X, DVec2::Y, DVec2::NEG_X, DVec2::NEG_Y] {
+    // The four axis directions and the four diagonals, counter-clockwise. The
+    // diagonals matter: a cylinder's section is a rectangle, and along the axis
+    // or the radial direction exactly its support may be any point of the face
+    // that direction meets (the rounding of the direction in B's frame picks a
+    // corner), so the axis probes alone can find only two opposite corners and
+    // take the rectangle for a segment.
+    let diagonal = std::f64::consts::FRAC_1_SQRT_2;
+    let directions = [
+        DVec2::X,
+        DVec2::new(diagonal, diagonal),
+        DVec2::Y,
+        DVec2::new(-diagonal, diagonal),
+        DVec2::NEG_X,
+        DVec2::new(-diagonal, -diagonal),
+        DVec2::NEG_Y,
+        DVec2::new(diagonal, -diagonal),
+    ];
+    for n in directions {
         let v = probe(m, n);
         if poly
             .last()
@@ -81,7 +98,7 @@ where
     while poly.len() > 1 && poly[0].at.distance(poly[poly.len() - 1].at) <= touch64 {
         poly.pop();
     }
-    let mut iterations = 4;
+    let mut iterations = directions.len() as u32;
     if poly.len() < 3 || area2(&poly) <= touch64 * touch64 {
         // No area: the cores' difference is flat in the plane (two coaxial discs,
         // coaxial segments); the polytope EPA's flat answer applies.
