@@ -9,45 +9,14 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use gjk_core::{Pose, Shape};
 use gjk_simd::{Parallelism, contact_batch};
-use parry3d::shape::SharedShape;
-use workloads::{PairKind, standard_pairs};
+use workloads::PairKind;
+use workloads::parry::PairColumns;
 
 const PAIRS: usize = 16_384;
 
-struct Workload {
-    a: Vec<Shape>,
-    b: Vec<Shape>,
-    poses_a: Vec<Pose>,
-    poses_b: Vec<Pose>,
-    parry: Vec<(
-        SharedShape,
-        parry3d::math::Pose,
-        SharedShape,
-        parry3d::math::Pose,
-    )>,
-}
-
-fn workload(kind: PairKind) -> Workload {
-    let pairs = standard_pairs(kind, PAIRS, 42);
-    Workload {
-        a: pairs.iter().map(|p| p.a.clone()).collect(),
-        b: pairs.iter().map(|p| p.b.clone()).collect(),
-        poses_a: pairs.iter().map(|p| p.pose_a).collect(),
-        poses_b: pairs.iter().map(|p| p.pose_b).collect(),
-        parry: pairs
-            .iter()
-            .map(|p| {
-                (
-                    workloads::parry::shape(&p.a),
-                    workloads::parry::pose(&p.pose_a),
-                    workloads::parry::shape(&p.b),
-                    workloads::parry::pose(&p.pose_b),
-                )
-            })
-            .collect(),
-    }
+fn workload(kind: PairKind) -> PairColumns {
+    PairColumns::standard(kind, PAIRS, 42)
 }
 
 fn benches(c: &mut Criterion) {
