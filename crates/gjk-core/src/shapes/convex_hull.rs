@@ -234,8 +234,17 @@ impl SupportMap for ConvexHull {
         } else {
             self.support_index_scan(dir)
         };
-        let f = self.polygons.face_towards(v, dir);
-        let face = self.polygons.face(f);
+        let face = self
+            .polygons
+            .face_towards(v, dir)
+            .map(|f| (f, self.polygons.face(f)));
+        let Some((f, face)) = face.filter(|(_, face)| face.vertices.len() >= 3) else {
+            // No polygon holds the support vertex (a hull the fuzz suite builds
+            // from hostile points): the vertex alone is a feature holding a
+            // support point.
+            out.set_vertex(self.vertices[v], FeatureId::vertex(v as u32));
+            return;
+        };
         out.begin_polygon(face.normal, FeatureId::face(f as u32));
         for (&i, &e) in face.vertices.iter().zip(face.edges) {
             out.push_polygon_vertex(

@@ -111,12 +111,20 @@ impl HullFaces {
                     }
                 }
             }
-            let start = *next.keys().min().expect("a face has a boundary");
+            // A hull the fuzz suite builds from hostile points can leave a group
+            // without a boundary loop; the face is then empty and the hull's
+            // support feature falls back to its support vertex.
+            let Some(&start) = next.keys().min() else {
+                faces.loop_start.push(faces.loops.len() as u32);
+                continue;
+            };
             let mut v = start;
             // A convex face's boundary is one loop through each of its vertices once.
             for _ in 0..next.len() {
                 faces.loops.push(v);
-                let w = next[&v];
+                let Some(&w) = next.get(&v) else {
+                    break;
+                };
                 let key = (v.min(w), v.max(w));
                 let fresh = edge_ids.len() as u32;
                 faces.loop_edges.push(*edge_ids.entry(key).or_insert(fresh));
@@ -161,11 +169,11 @@ impl HullFaces {
     }
 
     /// The face around vertex `v` whose normal is closest to `dir` (the first of
-    /// equals).
-    pub(crate) fn face_towards(&self, v: usize, dir: Vec3) -> usize {
+    /// equals); `None` when no face holds `v` (see [`HullFaces::new`]).
+    pub(crate) fn face_towards(&self, v: usize, dir: Vec3) -> Option<usize> {
         let around = &self.vertex_faces
             [self.vertex_face_start[v] as usize..self.vertex_face_start[v + 1] as usize];
-        let mut best = around[0] as usize;
+        let mut best = *around.first()? as usize;
         let mut best_dot = self.normals[best].dot(dir);
         for &f in &around[1..] {
             let d = self.normals[f as usize].dot(dir);
@@ -174,6 +182,6 @@ impl HullFaces {
                 best_dot = d;
             }
         }
-        best
+        Some(best)
     }
 }
