@@ -91,7 +91,7 @@ pub fn contact_x8<A: SupportMapX8, B: SupportMapX8>(
 
     let mut local = match (a.box_core(), b.box_core()) {
         (Some(ha), Some(hb)) => box_contact(&m, ha, hb, valid, touch, reach, margins),
-        _ => gjk_contact(&m, valid, touch, reach, margins),
+        _ => gjk_contact(&m, valid, (scale, touch), reach, margins),
     };
     if local.unresolved.any() {
         resolve_on_lanes(&mut local, a, pose_a, b, pose_b, prediction);
@@ -137,18 +137,19 @@ pub(crate) fn from_closest_cores(
 
 /// The general path: GJK on the cores, then EPA on the lanes whose cores overlap
 /// inside a tetrahedron; the other overlapping lanes are left unresolved.
+/// `scale` is the pairs' size (the sum of the bounding radii), `touch` its touch
+/// tolerance.
 #[inline(always)]
 fn gjk_contact<A: SupportMapX8, B: SupportMapX8>(
     m: &MinkowskiX8<'_, A, B>,
     valid: MaskX8,
-    touch: f32x8,
+    (scale, touch): (f32x8, f32x8),
     reach: f32x8,
     margins: (f32x8, f32x8),
 ) -> LocalContact {
     let gjk = closest_cores(m, valid, touch);
     // Lanes whose f32 loop stalled near contact are gjk-core's to answer.
-    let (a, b) = m.shapes();
-    let stalled = valid & stalled_near_contact(&gjk, a.bounding_radius() + b.bounding_radius());
+    let stalled = valid & stalled_near_contact(&gjk, scale);
     let apart = valid.and_not(gjk.cores_overlap | stalled);
     let (in_contact, depth, normal, point_a, point_b) =
         from_closest_cores(&gjk.cores, apart, reach, margins);
@@ -165,7 +166,7 @@ fn gjk_contact<A: SupportMapX8, B: SupportMapX8>(
     if contact.unresolved.any() {
         // Coaxial solids of revolution stay unresolved: the scalar query measures
         // them in their axial plane (`gjk_core::query::epa_axial`).
-        let polytope_lanes = contact.unresolved.and_not(axial_lanes(m, touch));
+        let polytope_lanes = contact.unresolved.and_not(axial_lanes(m, scale, touch));
         let pen = penetration_x8(m, &gjk.enclosure, polytope_lanes, touch);
         let done = pen.resolved;
         let (ma, mb) = margins;
@@ -194,16 +195,16 @@ fn gjk_contact<A: SupportMapX8, B: SupportMapX8>(
 #[inline(always)]
 fn axial_lanes<A: SupportMapX8, B: SupportMapX8>(
     m: &MinkowskiX8<'_, A, B>,
+    scale: f32x8,
     touch: f32x8,
 ) -> MaskX8 {
     use CoreSymmetry::{Point, RevolutionY};
     match (A::CORE_SYMMETRY, B::CORE_SYMMETRY) {
         (RevolutionY, RevolutionY) => {
-            let (a, b) = m.shapes();
-            let (ra, rb) = (a.bounding_radius(), b.bounding_radius());
+            let rb = m.shapes().1.bounding_radius();
             let axis_b = m.b_to_a().y_axis;
             let sine = (axis_b.x * axis_b.x + axis_b.z * axis_b.z).sqrt();
-            let bound = f32x8::splat(EPA_RELATIVE_GAP) * (ra + rb) + touch;
+            let bound = f32x8::splat(EPA_RELATIVE_GAP) * scale + touch;
             (sine * rb).le(bound)
         }
         (RevolutionY, Point) | (Point, RevolutionY) => MaskX8::ALL,
