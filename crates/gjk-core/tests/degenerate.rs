@@ -522,3 +522,91 @@ fn flat_hulls_have_a_support_feature_in_every_direction() {
         }
     }
 }
+
+/// Hulls of points at wildly mixed scales (from subnormal to 1e17, half of them
+/// flat), as the fuzz suite draws them: they build, and their support feature in
+/// any direction holds only hull vertices and reaches as far as the support
+/// point. Coplanar merging at the tolerance of the largest scale can leave a
+/// face whose boundary does not close into one loop; its vertex list used to
+/// outgrow its edge list by one, a panic on the next face's range.
+#[test]
+fn hulls_of_points_at_mixed_scales() {
+    let seed = 0x5ca1e;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut feature = gjk_core::Feature::default();
+    // Sets whose merged faces leave a boundary that does not close: the first
+    // loops back short of its start, the second runs into a vertex with no
+    // boundary edge out.
+    let pinned: [Vec<Vec3>; 2] = [
+        vec![
+            [-1.411_814e-39, -1.182_414e-39, 0.0],
+            [0.510_248_3, -0.043_657_526, 0.0],
+            [-5.388_962e-39, -5.034_425e-39, -3.261_75e-40],
+            [-0.700_762_4, 0.833_644, -0.574_148_83],
+            [-330_999_960_000.0, 582_000_000_000.0, 0.0],
+            [1.290_294_3, -1.857_621_9, 1.794_864_5],
+            [3.250_000_4e-15, 2.230_000_4e-15, 0.0],
+            [0.270_270_02, 0.008_866_006, 0.0],
+            [-2.678_09e-40, 4.987_47e-40, 0.0],
+            [-0.334_558_84, 0.017_652_625, 0.127_771_17],
+            [-3.458_688e-39, 4.247_634e-39, 0.0],
+            [-1_349_999_900.0, -8_710_000_000.0, -8_580_000_000.0],
+            [-2.360_445e-39, -1.001_082e-39, 0.0],
+            [0.0, 0.0, -0.0],
+        ],
+        vec![
+            [-6.349_999_6e16, 5.94e16, 0.0],
+            [-0.620_657_44, 0.403_801_05, 1.124_162_6],
+            [0.006_84, -0.004_779_999_6, -0.001_169_999_8],
+            [0.136_974_51, -0.016_372_101, 0.0],
+            [0.163_917_57, -0.769_916_06, 0.0],
+            [0.735_211_4, 0.047_432_955, 0.0],
+            [-9.599_999e16, -900_000_300_000_000.0, 2.259_999_6e16],
+            [0.478_889_6, 0.030_323_938, -0.341_001_4],
+            [-2.554_65e-40, 4.070_415e-39, 3.112_42e-39],
+            [-0.510_982_93, 1.976_631_8, 0.0],
+            [0.181_567_83, 0.479_402_7, 0.171_215_28],
+            [0.319_999_46, -9.96, 0.0],
+            [-6_319.999_5, -759.999_76, -7_500.0],
+        ],
+    ]
+    .map(|set| set.into_iter().map(Vec3::from_array).collect());
+    for case in 0..100_000 {
+        let n = rng.random_range(1..16);
+        let points: Vec<Vec3> = if let Some(set) = pinned.get(case) {
+            set.clone()
+        } else {
+            (0..n)
+                .map(|_| {
+                    let scale = match rng.random_range(0..10) {
+                        0 => 0.0,
+                        1 => 10f32.powi(rng.random_range(-30..=17)),
+                        2 => f32::from_bits(rng.random_range(1..0x0080_0000)),
+                        3 => 1e17,
+                        _ => rng.random_range(0.05f32..3.0),
+                    };
+                    let z = if rng.random_bool(0.5) {
+                        0.0
+                    } else {
+                        rng.random_range(-1.0..1.0)
+                    };
+                    Vec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), z) * scale
+                })
+                .collect()
+        };
+        let msg = format!("seed {seed:#x} case {case}: {points:?}");
+        let hull = ConvexHull::from_points(&points).unwrap_or_else(|e| panic!("{msg}: {e}"));
+        let vertices = hull.vertices();
+        for _ in 0..4 {
+            let dir = random_unit(&mut rng);
+            hull.support_feature(dir, &mut feature);
+            assert!(
+                !feature.vertices().is_empty()
+                    && feature.vertices().iter().all(|v| vertices.contains(v)),
+                "{msg} dir {dir}: {feature:?}"
+            );
+            let best = |vs: &[Vec3]| vs.iter().map(|v| v.dot(dir)).fold(f32::MIN, f32::max);
+            assert_eq!(best(feature.vertices()), best(vertices), "{msg} dir {dir}");
+        }
+    }
+}

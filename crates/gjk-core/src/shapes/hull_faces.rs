@@ -118,19 +118,29 @@ impl HullFaces {
                 faces.loop_start.push(faces.loops.len() as u32);
                 continue;
             };
+            // A convex face's boundary is one loop through each of its vertices
+            // once. A boundary that does not close (hostile points again) leaves
+            // the face empty rather than half a polygon.
+            let (mut loop_vertices, mut loop_edges) = (Vec::new(), Vec::new());
             let mut v = start;
-            // A convex face's boundary is one loop through each of its vertices once.
+            let mut closed = false;
             for _ in 0..next.len() {
-                faces.loops.push(v);
                 let Some(&w) = next.get(&v) else {
                     break;
                 };
-                let key = (v.min(w), v.max(w));
-                let fresh = edge_ids.len() as u32;
-                faces.loop_edges.push(*edge_ids.entry(key).or_insert(fresh));
+                loop_vertices.push(v);
+                loop_edges.push((v.min(w), v.max(w)));
                 v = w;
                 if v == start {
+                    closed = true;
                     break;
+                }
+            }
+            if closed {
+                faces.loops.extend(loop_vertices);
+                for key in loop_edges {
+                    let fresh = edge_ids.len() as u32;
+                    faces.loop_edges.push(*edge_ids.entry(key).or_insert(fresh));
                 }
             }
             faces.loop_start.push(faces.loops.len() as u32);
