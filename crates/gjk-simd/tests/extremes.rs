@@ -214,6 +214,92 @@ fn the_largest_shapes() {
     }
 }
 
+/// Discs at `MAX_SIZE` (cones and cylinders 0.1 high) against small shapes
+/// nearly on their axis: support points along directions a hair off the axis
+/// stay on the rim (the XZ part's squares underflow there, and `radius /
+/// |xz|` overflowed to an infinite support point), and every contact,
+/// distance and manifold is finite. The fuzz suite's `World` property found a
+/// cone against a short segment answered with NaN points and status
+/// `Converged`; it is case 0.
+#[test]
+fn the_largest_discs_near_their_axis() {
+    use gjk_core::SupportMap;
+    for tilt in [0.0f32, 1e-30, 1e-25, 1e-20, 1e-19, 1e-18, 1e-17, 1e-10] {
+        for disc in [
+            Shape::from(Cone::new(0.05, MAX_SIZE).unwrap()),
+            Shape::from(Cylinder::new(0.05, MAX_SIZE).unwrap()),
+        ] {
+            let p = disc.support(Vec3::new(tilt, 1.0, -tilt));
+            assert!(p.is_finite(), "{disc:?} along a tilt of {tilt:e}: {p}");
+            let rim = (p.x * p.x + p.z * p.z).sqrt();
+            assert!(
+                rim == 0.0 || (rim / MAX_SIZE - 1.0).abs() < 1e-6,
+                "{disc:?} along a tilt of {tilt:e}: {p}"
+            );
+        }
+    }
+    let seed = 0xd1_5c;
+    let mut rng = rng(seed);
+    for case in 0..200 {
+        let (disc, pose_disc, other, pose_other) = if case == 0 {
+            (
+                Shape::from(Cone::new(0.05, MAX_SIZE).unwrap()),
+                Pose::new(
+                    Quat::from_xyzw(-0.570_298_6, 0.0, 0.0, 0.821_437_5),
+                    Vec3::new(0.0, -3745.5051, 0.0),
+                )
+                .unwrap(),
+                Shape::from(
+                    ConvexHull::from_points(&[Vec3::new(0.0, -0.007_997_564, 0.0), Vec3::ZERO])
+                        .unwrap(),
+                ),
+                Pose::new(
+                    Quat::from_xyzw(1.0, 0.0, 0.0, 1.054_844_9e-5),
+                    Vec3::new(-1.0, 0.0, 0.0),
+                )
+                .unwrap(),
+            )
+        } else {
+            let disc = if case % 2 == 0 {
+                Shape::from(Cone::new(0.05, MAX_SIZE).unwrap())
+            } else {
+                Shape::from(Cylinder::new(0.05, MAX_SIZE).unwrap())
+            };
+            let other = Shape::from(
+                ConvexHull::from_points(&[Vec3::ZERO, unit_vector(&mut rng) * 0.01]).unwrap(),
+            );
+            let pose_disc = Pose::new(rotation(&mut rng), Vec3::ZERO).unwrap();
+            let height = rng.random_range(-1e4f32..1e4);
+            let near_axis = pose_disc.transform_vector(Vec3::Y) * height
+                + unit_vector(&mut rng) * rng.random_range(0.0f32..1.0);
+            (
+                disc,
+                pose_disc,
+                other,
+                Pose::new(rotation(&mut rng), near_axis).unwrap(),
+            )
+        };
+        for (a, pa, b, pb) in [
+            (&disc, &pose_disc, &other, &pose_other),
+            (&other, &pose_other, &disc, &pose_disc),
+        ] {
+            let msg = format!("seed {seed:#x} case {case}: {a:?} at {pa:?}, {b:?} at {pb:?}");
+            for d in all_paths(a, pa, b, pb) {
+                let finite =
+                    d.distance.is_finite() && d.point_a.is_finite() && d.point_b.is_finite();
+                assert!(d.status != Status::Converged || finite, "{msg}: {d:?}");
+            }
+            if let Some(m) = gjk_core::contact_manifold(a, pa, b, pb, 0.1) {
+                let finite = m.normal.is_finite()
+                    && m.points().iter().all(|p| {
+                        p.depth.is_finite() && p.point_a.is_finite() && p.point_b.is_finite()
+                    });
+                assert!(m.status != Status::Converged || finite, "{msg}: {m:?}");
+            }
+        }
+    }
+}
+
 /// Shapes of size 1e-30 and smaller, that far apart: closed forms on every
 /// path (products of six such lengths underflowed the wide solve).
 #[test]

@@ -48,13 +48,29 @@ impl Cylinder {
 #[inline]
 pub(crate) fn disc_support(dir: Vec3, radius: f32) -> Vec3 {
     let xz_len = (dir.x * dir.x + dir.z * dir.z).sqrt();
-    if xz_len > 0.0 {
+    if xz_len > DISC_RESCALE_BELOW {
         let s = radius / xz_len;
         Vec3::new(dir.x * s, 0.0, dir.z * s)
     } else {
-        Vec3::ZERO
+        // A direction this close to the axis has an XZ part whose squares are
+        // subnormal or zero: `radius / xz_len` would overflow for large discs
+        // (and `dir.x * inf` give an infinite point). The part divided by its
+        // largest component has a length in [1, √2] instead.
+        let largest = dir.x.abs().max(dir.z.abs());
+        if largest > 0.0 {
+            let (x, z) = (dir.x / largest, dir.z / largest);
+            let s = radius / (x * x + z * z).sqrt();
+            Vec3::new(x * s, 0.0, z * s)
+        } else {
+            Vec3::ZERO
+        }
     }
 }
+
+/// Above this length of a direction's XZ part, `radius / xz_len` stays finite
+/// for every radius up to [`crate::tolerance::MAX_SIZE`] (2^60 / 1e-18 < 2^121)
+/// and the squares are far from subnormal.
+const DISC_RESCALE_BELOW: f32 = 1e-18;
 
 /// The ids a disc cap's polygon ([`cap_polygon`]) gives its parts: rim sample `k`
 /// is vertex `first_vertex + k` and the chord from sample `k` to `k + 1` edge
@@ -98,11 +114,7 @@ pub(crate) fn cap_polygon(
             (frac > CAP_RIM_MIN_GAP && frac < 1.0 - CAP_RIM_MIN_GAP).then_some(k)
         })
         .flatten();
-    let rim = Vec3::new(
-        dir.x * radius / xz.max(f32::MIN_POSITIVE),
-        height,
-        dir.z * radius / xz.max(f32::MIN_POSITIVE),
-    );
+    let rim = disc_support(dir, radius) + Vec3::new(0.0, height, 0.0);
     let sample = |k: u32| {
         let (s, c) = (k as f32 * step).sin_cos();
         Vec3::new(radius * c, height, radius * s)
