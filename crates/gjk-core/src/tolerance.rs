@@ -180,8 +180,18 @@ pub const FLAT_TRIANGLE_X8: f32 = 1e-10;
 /// of the scale short of a touching pair's zero, where gjk-core's f64 pair frame
 /// goes on. Stalls that close are rare on random pairs (under 0.1% of the GJK
 /// lanes of cylinders and cones), so the rerun costs little; farther out a
-/// stall is f32 rounding of a distance that is right to its tolerance.
+/// stall is f32 rounding of a distance that is right to its tolerance, unless
+/// its duality gap is still open ([`STALL_OPEN_GAP_X8`]).
 pub const STALL_RECHECK_X8: f32 = 1e-2;
+
+/// A wide GJK lane that stalls (see [`STALL_RECHECK_X8`]) with its duality gap
+/// `|v|² - v·w` above this fraction of `|v|²` is also answered again by
+/// gjk-core, however far apart the cores are: its distance is then only known
+/// to within `gap / |v|`, over 5e-6 of itself. A thin simplex across a large
+/// flat face (a disk 1e4 wide against a short segment 1,456 away) stalls that
+/// way: the f32 solve of the new vertex rounds `|v|²` up, a distance 0.8 too
+/// long; ordinary rounding stalls close the gap far below this.
+pub const STALL_OPEN_GAP_X8: f32 = 1e-5;
 
 /// Below this squared sine of the angle at the new vertex, the wide solve computes
 /// a triangle's normal at its largest angle instead: above it, the plain cross

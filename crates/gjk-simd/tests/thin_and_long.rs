@@ -10,7 +10,9 @@ mod common;
 use common::{rng, rotation, unit_vector};
 use gjk_core::glam::{Quat, Vec3};
 use gjk_core::tolerance::TOUCH_TOLERANCE;
-use gjk_core::{Capsule, Cuboid, Cylinder, Pose, Shape, Status, SupportMap, distance, intersects};
+use gjk_core::{
+    Capsule, ConvexHull, Cuboid, Cylinder, Pose, Shape, Status, SupportMap, distance, intersects,
+};
 use gjk_simd::{BatchOptions, Parallelism, distance_batch_with, intersects_batch_with};
 use rand::Rng;
 use workloads::oracle::penetration_by_directions;
@@ -232,6 +234,122 @@ fn touching_curved_shapes_agree_with_gjk_core() {
                 sb[i],
                 pb[i]
             );
+        }
+    }
+}
+
+/// The distance in f64 from a segment to a solid cylinder (axis y, centred at
+/// the origin of `pose`): the distance from a point to a convex set is convex
+/// along a segment, so a ternary search over the segment finds its minimum.
+fn segment_to_cylinder(p: Vec3, q: Vec3, pose: &Pose, half_height: f64, radius: f64) -> f64 {
+    let rot = pose.rotation().as_dquat().inverse();
+    let t = pose.translation().as_dvec3();
+    let (p, q) = (rot * (p.as_dvec3() - t), rot * (q.as_dvec3() - t));
+    let at = |s: f64| {
+        let l = p + (q - p) * s;
+        let dr = ((l.x * l.x + l.z * l.z).sqrt() - radius).max(0.0);
+        let dy = (l.y.abs() - half_height).max(0.0);
+        (dr * dr + dy * dy).sqrt()
+    };
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    for _ in 0..200 {
+        let (m1, m2) = (lo + (hi - lo) / 3.0, hi - (hi - lo) / 3.0);
+        if at(m1) <= at(m2) {
+            hi = m2;
+        } else {
+            lo = m1;
+        }
+    }
+    at(0.5 * (lo + hi))
+}
+
+/// Wide thin disks (cylinders 1e3 to 1e4 across and 0.1 high) against short
+/// segments (two-point hulls) a tenth to a third of the radius away: both paths
+/// give the f64 distance within 1e-5 of itself (or eight ulps of the disk). The
+/// wide GJK's f32 solve of a thin triangle across the disk's face used to stall
+/// with `|v|` 0.8 too long at 1,456 (the fuzz suite's case, kept as case 0),
+/// which the stall recheck passed over because the pair was far from touching.
+#[test]
+fn far_segments_against_wide_disks() {
+    let seed = 0xd15c;
+    let mut rng = rng(seed);
+    let n = 2000;
+    let (mut sa, mut pa, mut sb, mut pb, mut ends) = (vec![], vec![], vec![], vec![], vec![]);
+    let mut radii = vec![];
+    for case in 0..n {
+        let (radius, seg, pose_a, pose_b) = if case == 0 {
+            (
+                10_000.0f32,
+                [
+                    Vec3::new(-0.975_405_9, -0.420_294_8, 0.0),
+                    Vec3::new(1.631_298_7, -1.437_390_8, 0.0),
+                ],
+                Pose::new(
+                    Quat::from_xyzw(0.380_483_66, 0.324_574_8, -0.670_497_6, 0.548_011_3),
+                    Vec3::new(0.0, 1616.013, -2.588_693_4),
+                )
+                .unwrap(),
+                Pose::new(
+                    Quat::from_xyzw(0.0, 0.268_772, 0.864_674_75, 0.424_381_02),
+                    Vec3::new(-1794.9124, 0.0, 0.0),
+                )
+                .unwrap(),
+            )
+        } else if case % 2 == 0 {
+            // Over the disk's face, the segment nearly parallel to it.
+            let radius = rng.random_range(1e3f32..1e4);
+            let half = rng.random_range(0.5f32..3.0);
+            let angle = rng.random_range(0.0f32..std::f32::consts::TAU);
+            let seg = [-half, half].map(|s| Vec3::new(angle.cos(), 0.0, angle.sin()) * s);
+            let q = rotation(&mut rng);
+            let pose_a = Pose::new(q, Vec3::ZERO).unwrap();
+            let at = Vec3::new(
+                rng.random_range(-0.6f32..0.6) * radius,
+                0.05 + radius * rng.random_range(0.1f32..0.35),
+                rng.random_range(-0.6f32..0.6) * radius,
+            );
+            let tilt = Quat::from_axis_angle(unit_vector(&mut rng), rng.random_range(0.0..1e-2));
+            let pose_b = Pose::new(q * tilt, pose_a.transform_point(at)).unwrap();
+            (radius, seg, pose_a, pose_b)
+        } else {
+            // Off the rim, in any direction.
+            let radius = rng.random_range(1e3f32..1e4);
+            let half = rng.random_range(0.5f32..3.0);
+            let seg = [-half, half].map(|s| unit_vector(&mut rng) * s);
+            let pose_a = Pose::new(rotation(&mut rng), Vec3::ZERO).unwrap();
+            let gap = radius * rng.random_range(0.1f32..0.35);
+            let towards = unit_vector(&mut rng);
+            let reach = pose_a.transform_point(
+                Cylinder::new(0.05, radius)
+                    .unwrap()
+                    .support(pose_a.inverse_transform_vector(towards)),
+            );
+            let pose_b = Pose::new(rotation(&mut rng), reach + towards * (gap + half)).unwrap();
+            (radius, seg, pose_a, pose_b)
+        };
+        radii.push(radius);
+        sa.push(Shape::from(Cylinder::new(0.05, radius).unwrap()));
+        sb.push(Shape::from(ConvexHull::from_points(&seg).unwrap()));
+        ends.push(seg.map(|p| pose_b.transform_point(p)));
+        pa.push(pose_a);
+        pb.push(pose_b);
+    }
+    let ra: Vec<&Shape> = sa.iter().collect();
+    let rb: Vec<&Shape> = sb.iter().collect();
+    for options in SHORTCUTS {
+        let wide = distance_batch_with(&ra, &pa, &rb, &pb, options).unwrap();
+        for i in 0..n {
+            let radius = radii[i];
+            let truth = segment_to_cylinder(ends[i][0], ends[i][1], &pa[i], 0.05, radius as f64);
+            let tol = (1e-5 * truth).max(8.0 * f32::EPSILON as f64 * radius as f64);
+            let core = distance(&sa[i], &pa[i], &sb[i], &pb[i]);
+            for (path, d) in [("gjk-core", core), ("batch", wide[i])] {
+                assert!(
+                    d.status == Status::Converged && (d.distance as f64 - truth).abs() <= tol,
+                    "seed {seed:#x} case {i} {path} {options:?}: {} against {truth} (tol {tol})",
+                    d.distance
+                );
+            }
         }
     }
 }

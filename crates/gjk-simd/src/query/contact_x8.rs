@@ -22,7 +22,7 @@ use glam::Vec3;
 use wide::f32x8;
 
 use super::epa_x8::penetration_x8;
-use super::gjk_x8::{CoreClosest, closest_cores, iteration_counts, stalled_near_contact};
+use super::gjk_x8::{CoreClosest, closest_cores, iteration_counts, stalled_unresolved};
 use super::minkowski_x8::MinkowskiX8;
 use super::separating_axes_x8::box_cores_penetration_x8;
 use crate::math::{CmpX8, MaskX8, PoseX8, Vec3X8};
@@ -148,8 +148,8 @@ fn gjk_contact<A: SupportMapX8, B: SupportMapX8>(
     margins: (f32x8, f32x8),
 ) -> LocalContact {
     let gjk = closest_cores(m, valid, touch);
-    // Lanes whose f32 loop stalled near contact are gjk-core's to answer.
-    let stalled = valid & stalled_near_contact(&gjk, scale);
+    // Lanes whose f32 loop stalled short of an answer are gjk-core's.
+    let stalled = valid & stalled_unresolved(&gjk, scale);
     let apart = valid.and_not(gjk.cores_overlap | stalled);
     let (in_contact, depth, normal, point_a, point_b) =
         from_closest_cores(&gjk.cores, apart, reach, margins);

@@ -15,7 +15,8 @@
 //! and no decrease of `|v|` (keep the previous simplex).
 
 use gjk_core::tolerance::{
-    GJK_GAP_FLOOR, GJK_MAX_ITERATIONS, GJK_RELATIVE_GAP, STALL_RECHECK_X8, TOUCH_TOLERANCE,
+    GJK_GAP_FLOOR, GJK_MAX_ITERATIONS, GJK_RELATIVE_GAP, STALL_OPEN_GAP_X8, STALL_RECHECK_X8,
+    TOUCH_TOLERANCE,
 };
 use gjk_core::{Pose, Status};
 use glam::{DVec3, Vec3};
@@ -96,6 +97,8 @@ struct Outcome {
     shapes_intersect: MaskX8,
     /// Lanes that ended because `|v|` no longer decreased in f32.
     stalled: MaskX8,
+    /// Stalled lanes whose duality gap was still open (see [`STALL_OPEN_GAP_X8`]).
+    stalled_open: MaskX8,
     iterations: f32x8,
     status: [Status; 8],
 }
@@ -133,6 +136,7 @@ where
     let mut degenerate = MaskX8::NONE;
     let mut capped = MaskX8::NONE;
     let mut stalled_lanes = MaskX8::NONE;
+    let mut stalled_open = MaskX8::NONE;
 
     // Every active lane gains one iteration per trip and stops at the cap, so the
     // loop runs at most GJK_MAX_ITERATIONS trips whatever the data (NaN included).
@@ -222,7 +226,10 @@ where
 
         // No decrease of |v|: the previous simplex is as good as it gets in f32.
         let stalled = active & solved_vv.ge(vv);
-        stalled_lanes |= stalled;
+        if stalled.any() {
+            stalled_lanes |= stalled;
+            stalled_open |= stalled & gap.gt(f32x8::splat(STALL_OPEN_GAP_X8) * vv);
+        }
         if BOOLEAN {
             intersected |= stalled & within_reach;
         }
@@ -242,6 +249,7 @@ where
         cores_overlap,
         shapes_intersect: intersected,
         stalled: stalled_lanes,
+        stalled_open,
         iterations,
         status: statuses(!valid, degenerate, capped),
     }
@@ -352,27 +360,29 @@ pub fn distance_x8<A: SupportMapX8, B: SupportMapX8>(
         gjk.iterations,
         gjk.status,
     );
-    let recheck = valid & stalled_near_contact(&gjk, scale);
+    let recheck = valid & stalled_unresolved(&gjk, scale);
     if recheck.any() {
         distance_on_lanes(&mut out, a, pose_a, b, pose_b, recheck);
     }
     out
 }
 
-/// Lanes whose loop stalled in f32 with the cores within
-/// [`STALL_RECHECK_X8`] of the pair's `scale`: gjk-core answers them again.
+/// Lanes whose loop stalled in f32 short of an answer, which gjk-core answers
+/// again: those with the cores within [`STALL_RECHECK_X8`] of the pair's
+/// `scale`, and those whose duality gap was still open (see
+/// [`STALL_OPEN_GAP_X8`]).
 #[inline(always)]
-pub(crate) fn stalled_near_contact(gjk: &CoresGjk, scale: f32x8) -> MaskX8 {
-    gjk.stalled
-        & gjk
-            .cores
-            .core_distance
-            .le(f32x8::splat(STALL_RECHECK_X8) * scale)
+pub(crate) fn stalled_unresolved(gjk: &CoresGjk, scale: f32x8) -> MaskX8 {
+    let near_contact = gjk
+        .cores
+        .core_distance
+        .le(f32x8::splat(STALL_RECHECK_X8) * scale);
+    gjk.stalled & (near_contact | gjk.stalled_open)
 }
 
 /// gjk-core's distance for the lanes of `lanes`, written over theirs in `out`
 /// (a cold path: lanes the f32 loop could not finish, see
-/// [`stalled_near_contact`]).
+/// [`stalled_unresolved`]).
 #[cold]
 fn distance_on_lanes<A: SupportMapX8, B: SupportMapX8>(
     out: &mut DistanceX8,
@@ -427,6 +437,8 @@ pub(crate) struct CoresGjk {
     pub cores_overlap: MaskX8,
     /// Lanes that ended because `|v|` no longer decreased in f32.
     pub stalled: MaskX8,
+    /// Stalled lanes whose duality gap was still open.
+    pub stalled_open: MaskX8,
     /// Support evaluations per lane.
     pub iterations: f32x8,
     /// How each lane's loop ended.
@@ -486,6 +498,7 @@ pub(crate) fn closest_cores<A: SupportMapX8, B: SupportMapX8>(
         cores,
         cores_overlap: out.cores_overlap,
         stalled: out.stalled,
+        stalled_open: out.stalled_open,
         iterations: out.iterations,
         status: out.status,
     }
