@@ -289,7 +289,13 @@ fn the_largest_discs_near_their_axis() {
                     d.distance.is_finite() && d.point_a.is_finite() && d.point_b.is_finite();
                 assert!(d.status != Status::Converged || finite, "{msg}: {d:?}");
             }
-            if let Some(m) = gjk_core::contact_manifold(a, pa, b, pb, 0.1) {
+            let wide =
+                gjk_simd::manifold_batch(&[a], &[*pa], &[b], &[*pb], 0.1, Parallelism::Sequential)
+                    .unwrap()[0];
+            for m in [gjk_core::contact_manifold(a, pa, b, pb, 0.1), wide]
+                .into_iter()
+                .flatten()
+            {
                 let finite = m.normal.is_finite()
                     && m.points().iter().all(|p| {
                         p.depth.is_finite() && p.point_a.is_finite() && p.point_b.is_finite()

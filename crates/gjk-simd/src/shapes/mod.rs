@@ -57,13 +57,16 @@ pub(crate) fn signed_extent(d: f32x8, h: f32x8) -> f32x8 {
 pub(crate) fn disc_support(dir: Vec3X8, r: f32x8) -> Vec3X8 {
     use crate::math::CmpX8;
     let xz_len = dir.z.mul_add(dir.z, dir.x * dir.x).sqrt();
-    let s = r / xz_len;
+    // The unit XZ direction first, then the radius: `r / xz_len` overflows for a
+    // large disc and a direction a hair off the axis (whose squares are
+    // subnormal), where `dir.x / xz_len` stays within rounding of 1.
+    let inv = f32x8::ONE / xz_len;
     // Every division is computed; the lanes where it is meaningless are selected
-    // away (a zero XZ part gives 0/0 here).
+    // away (a zero XZ part gives 0 × inf here).
     let on_rim = xz_len.gt(f32x8::ZERO);
     Vec3X8::new(
-        on_rim.select(dir.x * s, f32x8::ZERO),
+        on_rim.select(dir.x * inv * r, f32x8::ZERO),
         f32x8::ZERO,
-        on_rim.select(dir.z * s, f32x8::ZERO),
+        on_rim.select(dir.z * inv * r, f32x8::ZERO),
     )
 }
