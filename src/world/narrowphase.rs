@@ -19,10 +19,8 @@
 
 use gjk_core::glam::Vec3;
 use gjk_core::tolerance::BOX_AXES_SLACK_ULPS;
-use gjk_core::{
-    Contact, Manifold, ManifoldScratch, Pose, Shape, SupportMap, manifold_from_contact,
-};
-use gjk_simd::{BatchOptions, Parallelism, contact_batch_with};
+use gjk_core::{Manifold, Pose, Shape, SupportMap};
+use gjk_simd::{BatchOptions, PairContact, Parallelism, pair_contact_batch_with};
 use rayon::prelude::*;
 
 use super::bodies::{BodyRecord, BodyTable};
@@ -132,11 +130,11 @@ pub(super) fn verdicts(
 /// The contact of each pair of slots in `jobs` (A first), and its manifold when
 /// the shapes are within `prediction`; in the order of `jobs`.
 ///
-/// This is the one function that computes contacts: the wide contact batch
-/// ([`contact_batch_with`]: GJK, and EPA where the cores overlap, eight pairs at a
-/// time), asked with an unlimited prediction so that a pair apart gets its
-/// distance and normal from the same GJK run, then [`manifold_from_contact`] per
-/// pair within the prediction.
+/// This is the one function that computes contacts: the wide batch
+/// ([`pair_contact_batch_with`]: GJK, and EPA where the cores overlap, then the
+/// wide manifold stage, eight pairs at a time), asked with an unlimited reach so
+/// that a pair apart gets its distance and normal from the same GJK run and no
+/// manifold.
 pub(super) fn query_pairs(
     jobs: &[(u32, u32)],
     bodies: &BodyTable,
@@ -152,61 +150,40 @@ pub(super) fn query_pairs(
         parallelism,
         ..BatchOptions::default()
     };
-    let contacts = contact_batch_with(
+    let answers = pair_contact_batch_with(
         &shapes_a,
         &poses_a,
         &shapes_b,
         &poses_b,
+        prediction,
         f32::INFINITY,
         options,
     )
     .unwrap_or_default();
-    let one = |scratch: &mut ManifoldScratch, (&(sa, sb), c): (&(u32, u32), &Option<Contact>)| {
-        let (a, b) = (body(sa), body(sb));
-        // Bodies are validated, so every pair has a finite contact; a pair that
-        // does not (a relative pose beyond f32) is left apart at infinity.
-        let c = match c {
-            Some(c) if c.depth.is_finite() => *c,
-            _ => {
-                return Outcome::Apart {
-                    gap: f32::INFINITY,
-                    axis: Vec3::ZERO,
-                };
-            }
-        };
-        if -c.depth > prediction {
-            Outcome::Apart {
-                gap: -c.depth,
-                axis: a.pose.inverse_transform_vector(c.normal),
-            }
-        } else {
-            let m = manifold_from_contact(
-                &a.shape, &a.pose, &b.shape, &b.pose, &c, prediction, scratch,
-            );
-            Outcome::Contact {
-                manifold: m,
+    jobs.iter()
+        .zip(&answers)
+        .map(|(&(sa, _), answer)| match answer {
+            // Bodies are validated, so every pair has a finite contact; a pair
+            // that does not (a relative pose beyond f32) is left apart at
+            // infinity.
+            Some(PairContact {
+                contact: c,
+                manifold: Some(m),
+            }) if c.depth.is_finite() => Outcome::Contact {
+                manifold: *m,
                 depth: c.depth,
-            }
-        }
-    };
-    match parallelism {
-        Parallelism::Sequential => {
-            let mut scratch = ManifoldScratch::default();
-            jobs.iter()
-                .zip(&contacts)
-                .map(|j| one(&mut scratch, j))
-                .collect()
-        }
-        Parallelism::Rayon { .. } => jobs
-            .par_chunks(CHUNK / 8)
-            .zip(contacts.par_chunks(CHUNK / 8))
-            .flat_map_iter(|(jobs, contacts)| {
-                let mut scratch = ManifoldScratch::default();
-                jobs.iter()
-                    .zip(contacts)
-                    .map(|j| one(&mut scratch, j))
-                    .collect::<Vec<_>>()
-            })
-            .collect(),
-    }
+            },
+            Some(PairContact {
+                contact: c,
+                manifold: None,
+            }) if c.depth.is_finite() => Outcome::Apart {
+                gap: -c.depth,
+                axis: body(sa).pose.inverse_transform_vector(c.normal),
+            },
+            _ => Outcome::Apart {
+                gap: f32::INFINITY,
+                axis: Vec3::ZERO,
+            },
+        })
+        .collect()
 }

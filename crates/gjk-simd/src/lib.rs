@@ -65,9 +65,9 @@ pub mod shapes;
 pub mod support_x8;
 
 pub use batch::{
-    BatchError, BatchOptions, Parallelism, contact_batch, contact_batch_with, distance_batch,
-    distance_batch_with, intersects_batch, intersects_batch_with, manifold_batch,
-    manifold_batch_with,
+    BatchError, BatchOptions, PairContact, Parallelism, contact_batch, contact_batch_with,
+    distance_batch, distance_batch_with, intersects_batch, intersects_batch_with, manifold_batch,
+    manifold_batch_with, pair_contact_batch_with,
 };
 pub use feature_x8::{FeatureMapX8, FeatureX8};
 pub use math::{CmpX8, MaskX8, Mat3X8, PoseX8, QuatX8, SelectX8, Vec3X8};

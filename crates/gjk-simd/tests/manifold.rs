@@ -24,6 +24,7 @@ use gjk_core::{
 };
 use gjk_simd::{
     BatchOptions, Parallelism, contact_batch_with, manifold_batch, manifold_batch_with,
+    pair_contact_batch_with,
 };
 use rand::Rng;
 
@@ -288,6 +289,56 @@ fn reach_gives_the_closest_points_of_pairs_beyond_the_prediction() {
             );
         }
     }
+}
+
+/// `pair_contact_batch_with` is the contact batch and the manifold batch in one
+/// run, bit for bit: each pair's contact is `contact_batch_with`'s (reach
+/// unlimited), its manifold `manifold_batch_with`'s where the gap is within the
+/// prediction, and none beyond; on every kind pair, sequential and threaded.
+#[test]
+fn pair_contacts_are_the_contact_and_manifold_batches_in_one() {
+    let mut checked = [0usize; 2];
+    for (ka, name_a) in KIND_NAMES.iter().enumerate() {
+        for (kb, name_b) in KIND_NAMES.iter().enumerate() {
+            let seed = SEED ^ (ka * 16 + kb) as u64;
+            let p = case_pairs(Regime::Random, seed, 64, ka, kb, false);
+            let args = (&p.shapes_a, &p.poses_a, &p.shapes_b, &p.poses_b);
+            for options in [
+                BatchOptions::default(),
+                BatchOptions {
+                    parallelism: Parallelism::Sequential,
+                    ..BatchOptions::default()
+                },
+            ] {
+                let both = pair_contact_batch_with(
+                    args.0,
+                    args.1,
+                    args.2,
+                    args.3,
+                    PREDICTION,
+                    f32::INFINITY,
+                    options,
+                )
+                .unwrap();
+                let contacts =
+                    contact_batch_with(args.0, args.1, args.2, args.3, f32::INFINITY, options)
+                        .unwrap();
+                let manifolds = manifold_batch_with(
+                    args.0, args.1, args.2, args.3, PREDICTION, PREDICTION, options,
+                )
+                .unwrap();
+                for i in 0..both.len() {
+                    let msg = format!("seed {seed:#x} {name_a} - {name_b} pair {i}");
+                    let got = both[i].expect("an unlimited reach has every pair's contact");
+                    assert_eq!(Some(got.contact), contacts[i], "{msg}");
+                    assert_eq!(got.manifold, manifolds[i], "{msg}");
+                    checked[usize::from(got.manifold.is_some())] += 1;
+                }
+            }
+        }
+    }
+    // Both outcomes must occur for the comparison to mean anything.
+    assert!(checked[0] > 100 && checked[1] > 100, "{checked:?}");
 }
 
 /// Whether every float of `m` is finite.

@@ -10,7 +10,7 @@
 //! |---|---|---|
 //! | `narrowphase/{query}/{kinds}` | answers `query` (intersects, distance, contact at prediction 0) on the standard pairs of `kinds` | gjk-simd (batch driver, on the calling thread), gjk-core (scalar), parry3d (its query dispatcher: analytic, SAT or GJK/EPA per pair) |
 //! | `broadphase/pairs/{n}` | builds a tree over the `n` standard boxes and finds every overlapping pair | widephase (binned-SAH `DynamicTree` and its eight-wide pair pass), parry3d (`Bvh` binned build and tree-tree traversal), bvh-arena (inserts and its pair pass) |
-//! | `step/{n}` | moves `n` mixed bodies one step and computes the contact manifold (prediction: `WorldConfig`'s default) of every pair within the prediction distance | widephase (`World::set_poses` and `World::step`: fat-box broadphase, bounds, wide contact batch, `manifold_from_contact`), parry3d (a `Bvh` rebuilt over the new tight boxes, its pairs, the dispatcher's `contact_manifolds` on each with the pair's manifolds and workspace kept across steps) |
+//! | `step/{n}` | moves `n` mixed bodies one step and computes the contact manifold (prediction: `WorldConfig`'s default) of every pair within the prediction distance | widephase (`World::set_poses` and `World::step`: fat-box broadphase, bounds, wide pair-contact batch: contacts and wide manifolds), parry3d (a `Bvh` rebuilt over the new tight boxes, its pairs, the dispatcher's `contact_manifolds` on each with the pair's manifolds and workspace kept across steps) |
 
 use std::collections::HashMap;
 use std::hint::black_box;

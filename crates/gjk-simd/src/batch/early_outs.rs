@@ -12,9 +12,7 @@
 use std::borrow::Borrow;
 
 use gjk_core::query::bounds::{ball_overlap_point, ball_tests, box_ball_tests};
-use gjk_core::{
-    Contact, Distance, Intersection, Manifold, Pose, Shape, ShapeKind, Status, SupportMap,
-};
+use gjk_core::{Contact, Distance, Intersection, Pose, Shape, ShapeKind, Status, SupportMap};
 use glam::Vec3;
 use wide::f32x8;
 
@@ -22,6 +20,7 @@ use super::dispatch::{core_kind, segment_core};
 use super::options::BatchOptions;
 use super::output::OutSlots;
 use super::pack::{Inputs, pack_batch, pose_x8_full};
+use super::pair_contact::ManifoldOut;
 use super::queries::{BatchQuery, ContactQuery, DistanceQuery, IntersectsQuery, ManifoldQuery};
 use crate::math::{CmpX8, MaskX8, PoseX8, Vec3X8};
 use crate::query::bounds_x8::{
@@ -391,8 +390,8 @@ impl EarlyOuts for ContactQuery {
 
 /// The manifold query takes the contact query's policy: a pair the balls prove
 /// farther apart than its contacts' reach has no contact, hence no manifold.
-impl EarlyOuts for ManifoldQuery {
-    type Out = Option<Manifold>;
+impl<O: ManifoldOut> EarlyOuts for ManifoldQuery<O> {
+    type Out = O;
     const INSIDE_POINT: bool = ContactQuery::INSIDE_POINT;
     const BOX_PASS: bool = ContactQuery::BOX_PASS;
     const CLOSENESS_SPAN: f32 = ContactQuery::CLOSENESS_SPAN;
@@ -417,8 +416,8 @@ impl EarlyOuts for ManifoldQuery {
     }
     /// No manifold (the only verdict taken).
     #[inline(always)]
-    fn answer(_: bool, _: Vec3) -> Option<Manifold> {
-        None
+    fn answer(_: bool, _: Vec3) -> O {
+        O::none()
     }
     #[inline(always)]
     fn reach(&self) -> f32 {

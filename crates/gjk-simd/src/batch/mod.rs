@@ -23,6 +23,7 @@ pub mod error;
 pub mod options;
 mod output;
 mod pack;
+mod pair_contact;
 mod plan;
 mod queries;
 mod sort;
@@ -34,6 +35,7 @@ use rayon::prelude::*;
 
 pub use error::BatchError;
 pub use options::{BatchOptions, Parallelism};
+pub use pair_contact::PairContact;
 
 use dispatch::run_slice;
 use output::OutSlots;
@@ -420,9 +422,46 @@ pub fn manifold_batch_with<S: Borrow<Shape> + Sync>(
     options: BatchOptions,
 ) -> Result<Vec<Option<Manifold>>, BatchError> {
     let prediction = sanitized(prediction);
-    let query = ManifoldQuery {
-        prediction,
-        reach: sanitized(reach).max(prediction),
-    };
-    run_query::<ManifoldQuery, S>(&query, shapes_a, poses_a, shapes_b, poses_b, options)
+    let query =
+        ManifoldQuery::<Option<Manifold>>::new(prediction, sanitized(reach).max(prediction));
+    run_query(&query, shapes_a, poses_a, shapes_b, poses_b, options)
+}
+
+/// [`manifold_batch_with`] for a pair cache: each pair's contact within `reach`
+/// (at least `prediction`), with its manifold when the shapes are within
+/// `prediction`; `None` beyond `reach`. A pair between the two keeps the
+/// contact alone (its gap and separating normal) and costs no manifold. The
+/// manifolds are [`manifold_batch_with`]'s, bit for bit.
+///
+/// ```
+/// use gjk_core::{Cuboid, Pose, Shape};
+/// use gjk_core::glam::{Quat, Vec3};
+/// use gjk_simd::{BatchOptions, pair_contact_batch_with};
+///
+/// let floor: Shape = Cuboid::new(Vec3::new(5.0, 0.5, 5.0))?.into();
+/// let crate_: Shape = Cuboid::new(Vec3::splat(0.5))?.into();
+/// let at = |y: f32| Pose::new(Quat::IDENTITY, Vec3::new(0.0, y, 0.0)).unwrap();
+/// // A crate resting 0.01 deep, and one 2 above the floor.
+/// let (a, b) = (vec![&floor; 2], vec![&crate_; 2]);
+/// let (pa, pb) = (vec![at(0.0); 2], vec![at(0.99), at(3.0)]);
+/// let c = pair_contact_batch_with(&a, &pa, &b, &pb, 0.05, f32::INFINITY, BatchOptions::default())?;
+/// let resting = c[0].unwrap();
+/// assert_eq!(resting.manifold.unwrap().len(), 4);
+/// let above = c[1].unwrap();
+/// assert!(above.manifold.is_none() && (above.contact.depth + 2.0).abs() < 1e-5);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn pair_contact_batch_with<S: Borrow<Shape> + Sync>(
+    shapes_a: &[S],
+    poses_a: &[Pose],
+    shapes_b: &[S],
+    poses_b: &[Pose],
+    prediction: f32,
+    reach: f32,
+    options: BatchOptions,
+) -> Result<Vec<Option<PairContact>>, BatchError> {
+    let prediction = sanitized(prediction);
+    let query =
+        ManifoldQuery::<Option<PairContact>>::new(prediction, sanitized(reach).max(prediction));
+    run_query(&query, shapes_a, poses_a, shapes_b, poses_b, options)
 }

@@ -4,15 +4,17 @@
 
 use std::borrow::Borrow;
 use std::cell::RefCell;
+use std::marker::PhantomData;
 
-use gjk_core::{Distance, Intersection, Manifold, ManifoldScratch, Shape, manifold_from_contact};
+use gjk_core::{Distance, Intersection, ManifoldScratch, Shape, manifold_from_contact};
 use wide::f32x8;
 
 use super::early_outs::EarlyOuts;
 use super::output::OutSlots;
 use super::pack::Inputs;
+use super::pair_contact::ManifoldOut;
 use crate::feature_x8::FeatureMapX8;
-use crate::math::MaskX8;
+use crate::math::{CmpX8, MaskX8};
 use crate::query::closed_forms_x8::{
     SegmentCoreX8, segments_contact_x8, segments_distance_x8, segments_intersect_x8,
 };
@@ -183,14 +185,27 @@ impl BatchQuery for ContactQuery {
 
 /// The manifold query: the contact of each pair (with `reach` as its prediction
 /// distance), then its [`Manifold`] with points within `prediction`
-/// ([`crate::query::manifold_x8`]), `None` beyond `reach`.
-pub(super) struct ManifoldQuery {
+/// ([`crate::query::manifold_x8`]), `None` beyond `reach`; written as `O` (the
+/// manifold alone, or with its contact).
+pub(super) struct ManifoldQuery<O> {
     /// The prediction distance of the manifolds' points (non-negative, finite).
     pub(super) prediction: f32,
     /// The prediction distance of the contacts (at least `prediction`, finite):
     /// pairs apart by more than `prediction` but no more than this get the
     /// one-point manifold of their closest points.
     pub(super) reach: f32,
+    pub(super) out: PhantomData<O>,
+}
+
+impl<O> ManifoldQuery<O> {
+    /// The query for manifolds within `prediction` and contacts within `reach`.
+    pub(super) fn new(prediction: f32, reach: f32) -> Self {
+        ManifoldQuery {
+            prediction,
+            reach,
+            out: PhantomData,
+        }
+    }
 }
 
 thread_local! {
@@ -199,7 +214,7 @@ thread_local! {
     static SCRATCH: RefCell<ManifoldScratch> = RefCell::new(ManifoldScratch::default());
 }
 
-impl ManifoldQuery {
+impl<O: ManifoldOut> ManifoldQuery<O> {
     /// The manifolds of the lanes of `batch` from their contacts `c`, each
     /// written to its slot.
     ///
@@ -212,9 +227,21 @@ impl ManifoldQuery {
         c: &ContactX8,
         batch: &[u32],
         inputs: &Inputs<'_, S>,
-        out: &OutSlots<Option<Manifold>>,
+        out: &OutSlots<O>,
     ) {
         let lanes = MaskX8::first(batch.len());
+        // Lanes apart beyond the prediction keep their contact alone when `O`
+        // says so (NaN depths of invalid lanes included).
+        let built = if O::MANIFOLD_BEYOND_PREDICTION {
+            lanes
+        } else {
+            lanes & c.depth.ge(f32x8::splat(-self.prediction))
+        };
+        let bits = lanes.and_not(built).bitmask();
+        for k in (0..8).filter(|k| bits >> k & 1 == 1) {
+            // SAFETY: exclusive by the caller's contract.
+            unsafe { out.write(batch[k] as usize, O::new(|| c.lane(k), None)) };
+        }
         // The lanes left to the scalar reference run it on the caller's shapes.
         let reference = |k: usize, c: &gjk_core::Contact, prediction: f32| {
             let i = batch[k] as usize;
@@ -230,21 +257,21 @@ impl ManifoldQuery {
                 )
             })
         };
-        manifold_lanes_x8(p, c, self.prediction, lanes, reference, |k, m| {
+        manifold_lanes_x8(p, c, self.prediction, built, reference, |k, m| {
             // SAFETY: exclusive by the caller's contract.
-            unsafe { out.write(batch[k] as usize, m) };
+            unsafe { out.write(batch[k] as usize, O::new(|| c.lane(k), m)) };
         });
     }
 }
 
-impl BatchQuery for ManifoldQuery {
+impl<O: ManifoldOut> BatchQuery for ManifoldQuery<O> {
     #[inline(always)]
     unsafe fn run<A: FeatureMapX8, B: FeatureMapX8, S: Borrow<Shape>>(
         &self,
         p: &PairX8<'_, A, B>,
         batch: &[u32],
         inputs: &Inputs<'_, S>,
-        out: &OutSlots<Option<Manifold>>,
+        out: &OutSlots<O>,
     ) {
         let reach = f32x8::splat(self.reach);
         let lanes = MaskX8::first(batch.len());
@@ -258,7 +285,7 @@ impl BatchQuery for ManifoldQuery {
         p: &PairX8<'_, A, B>,
         batch: &[u32],
         inputs: &Inputs<'_, S>,
-        out: &OutSlots<Option<Manifold>>,
+        out: &OutSlots<O>,
     ) where
         A: SegmentCoreX8 + FeatureMapX8,
         B: SegmentCoreX8 + FeatureMapX8,
