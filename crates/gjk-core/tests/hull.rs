@@ -128,7 +128,7 @@ fn hill_climbing_support_matches_the_scan() {
         .map(|_| random_unit(&mut rng) * Vec3::new(1.0, 2.0, 0.5))
         .collect();
     let hull = ConvexHull::from_points(&pts).unwrap();
-    assert!(hull.vertices().len() > 100);
+    assert!(hull.vertices().len() > 100 && hull.climbs());
     let mut hint = 0u32;
     for case in 0..5000 {
         let dir = random_unit(&mut rng);
@@ -138,6 +138,69 @@ fn hill_climbing_support_matches_the_scan() {
         assert_eq!(scan, climb, "seed {seed} case {case}: dir {dir}");
         assert_eq!(scan, warm, "seed {seed} case {case}: dir {dir}");
     }
+}
+
+/// Nearly flat solids (slabs 1e-6 to 1e-4 as thick as they are wide, 16 to 64
+/// points): the support is the scan's in every direction. quickhull leaves some
+/// of their sliver side faces folded the wrong way by about the thickness;
+/// hill climbing stopped there on local maxima, and gjk-core's distance from
+/// such a hull to a needle came back 2% long (the diff campaign's case).
+/// Thick hulls still climb.
+#[test]
+fn nearly_flat_solids_support_as_the_scan() {
+    let seed = 0x51ab;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    // The diff campaign's hull (seed 1, case 132488), 2e-5 thick.
+    let pinned: Vec<Vec3> = [
+        [-1.014, 1.913e-06, 0.2239],
+        [-0.3335, 9.432e-07, -0.9971],
+        [-0.3605, -9.854e-06, -0.1154],
+        [0.4, -6.599e-06, 0.7202],
+        [0.5592, -6.435e-06, -0.6224],
+        [1.033, -1.313e-06, 0.1714],
+        [0.6335, 7.862e-06, -0.308],
+        [0.6147, 4.666e-06, 0.7202],
+        [0.5814, 2.479e-06, -0.8454],
+        [0.9893, -1.248e-06, 0.3464],
+        [-0.5091, 9.246e-06, 0.01498],
+        [0.3942, 6.431e-07, -0.9771],
+        [0.9784, 3.17e-06, -0.2377],
+        [0.5994, -3.423e-06, -0.7986],
+        [0.8939, 1.688e-06, -0.5354],
+        [0.8368, 2.691e-06, -0.5844],
+    ]
+    .into_iter()
+    .map(Vec3::from_array)
+    .collect();
+    let mut climbing = 0;
+    for case in 0..300 {
+        let n = rng.random_range(16..64);
+        let thickness = 10f32.powf(rng.random_range(-6.0..-4.0));
+        let pts: Vec<Vec3> = if case == 0 {
+            pinned.clone()
+        } else {
+            (0..n)
+                .map(|_| {
+                    let r = rng.random_range(0.5f32..1.0);
+                    let angle = rng.random_range(0.0f32..std::f32::consts::TAU);
+                    let y = thickness * rng.random_range(-1.0f32..1.0);
+                    Vec3::new(r * angle.cos(), y, r * angle.sin())
+                })
+                .collect()
+        };
+        let hull = ConvexHull::from_points(&pts).unwrap();
+        climbing += usize::from(hull.climbs());
+        let mut hint = 0u32;
+        for _ in 0..2000 {
+            let dir = random_unit(&mut rng);
+            let scan = hull.vertices()[hull.support_index_scan(dir)].dot(dir);
+            let got = hull.support_core_hinted(dir, &mut hint).dot(dir);
+            assert_eq!(scan, got, "seed {seed:#x} case {case}: dir {dir}, {pts:?}");
+        }
+    }
+    println!("{climbing} of 300 slabs climb");
+    let ball: Vec<Vec3> = (0..64).map(|_| random_unit(&mut rng)).collect();
+    assert!(ConvexHull::from_points(&ball).unwrap().climbs());
 }
 
 #[test]

@@ -54,6 +54,23 @@ fn inner_radius(vertices: &[Vec3], faces: &[[u32; 3]], bounding_radius: f32) -> 
     }
 }
 
+/// Whether every face of the closed mesh `faces` faces away from the vertices'
+/// centroid (a point inside the hull) by more than the construction tolerance.
+/// A nearly flat solid (a slab a hundred thousandth as thick as it is wide) can
+/// come out of quickhull with sliver side faces turned inwards; hill climbing
+/// over such a mesh stopped on local maxima a few percent short of the support,
+/// so those hulls scan instead.
+fn faces_outwards(vertices: &[Vec3], faces: &[[u32; 3]], bounding_radius: f32) -> bool {
+    let slack = 4.0 * HULL_RELATIVE_TOLERANCE * f64::from(bounding_radius);
+    let centroid =
+        vertices.iter().map(|v| v.as_dvec3()).sum::<glam::DVec3>() / vertices.len().max(1) as f64;
+    faces.iter().all(|f| {
+        let [a, b, c] = f.map(|i| vertices[i as usize].as_dvec3());
+        let n = (b - a).cross(c - a).normalize_or_zero();
+        n.dot(a - centroid) > slack
+    })
+}
+
 impl ConvexHull {
     /// Builds the hull of `points` with quickhull. Errors on no points, NaN or
     /// infinite coordinates and coordinates beyond
@@ -108,7 +125,9 @@ impl ConvexHull {
         let bounding_radius = mesh.vertices.iter().map(|v| v.length()).fold(0.0, f32::max);
         let inner_radius = inner_radius(&mesh.vertices, &mesh.triangles, bounding_radius);
         let polygons = HullFaces::new(&mesh.vertices, &mesh.triangles);
-        let climb = mesh.solid && n >= HULL_HILL_CLIMB_MIN_VERTICES;
+        let climb = mesh.solid
+            && n >= HULL_HILL_CLIMB_MIN_VERTICES
+            && faces_outwards(&mesh.vertices, &mesh.triangles, bounding_radius);
         Ok(Self {
             vertices: mesh.vertices,
             faces: mesh.triangles,
@@ -119,6 +138,16 @@ impl ConvexHull {
             polygons,
             climb,
         })
+    }
+
+    /// Whether the support hill-climbs over the vertex adjacency rather than
+    /// scanning every vertex: for solid hulls of at least
+    /// [`HULL_HILL_CLIMB_MIN_VERTICES`] vertices whose every face turns away
+    /// from the hull's inside (nearly flat solids can have sliver faces turned
+    /// inwards, where climbing stops short).
+    #[inline]
+    pub fn climbs(&self) -> bool {
+        self.climb
     }
 
     /// The hull's vertices.
