@@ -18,6 +18,7 @@ mod common;
 
 use common::{KIND_NAMES, Pairs, degenerate_pairs, hulls, pairs, rounded, shape};
 use gjk_core::glam::{Quat, Vec3};
+use gjk_core::tolerance::TOUCH_TOLERANCE;
 use gjk_core::{
     Capsule, Cone, ConvexHull, Cuboid, Cylinder, Manifold, ManifoldScratch, Pose, Shape, Sphere,
     SupportMap, distance,
@@ -294,45 +295,58 @@ fn reach_gives_the_closest_points_of_pairs_beyond_the_prediction() {
 /// `pair_contact_batch_with` is the contact batch and the manifold batch in one
 /// run, bit for bit: each pair's contact is `contact_batch_with`'s (reach
 /// unlimited), its manifold `manifold_batch_with`'s where the gap is within the
-/// prediction, and none beyond; on every kind pair, sequential and threaded.
+/// prediction (or the touch tolerance), and none beyond; on every kind pair,
+/// sequential and threaded, half the pairs moved to within the touch tolerance.
 #[test]
 fn pair_contacts_are_the_contact_and_manifold_batches_in_one() {
     let mut checked = [0usize; 2];
+    let threaded = BatchOptions::default();
+    let sequential = BatchOptions {
+        parallelism: Parallelism::Sequential,
+        ..BatchOptions::default()
+    };
     for (ka, name_a) in KIND_NAMES.iter().enumerate() {
         for (kb, name_b) in KIND_NAMES.iter().enumerate() {
             let seed = SEED ^ (ka * 16 + kb) as u64;
-            let p = case_pairs(Regime::Random, seed, 64, ka, kb, false);
-            let args = (&p.shapes_a, &p.poses_a, &p.shapes_b, &p.poses_b);
-            for options in [
-                BatchOptions::default(),
-                BatchOptions {
-                    parallelism: Parallelism::Sequential,
-                    ..BatchOptions::default()
-                },
-            ] {
-                let both = pair_contact_batch_with(
-                    args.0,
-                    args.1,
-                    args.2,
-                    args.3,
-                    PREDICTION,
-                    f32::INFINITY,
-                    options,
-                )
-                .unwrap();
-                let contacts =
-                    contact_batch_with(args.0, args.1, args.2, args.3, f32::INFINITY, options)
-                        .unwrap();
-                let manifolds = manifold_batch_with(
-                    args.0, args.1, args.2, args.3, PREDICTION, PREDICTION, options,
-                )
-                .unwrap();
-                for i in 0..both.len() {
-                    let msg = format!("seed {seed:#x} {name_a} - {name_b} pair {i}");
-                    let got = both[i].expect("an unlimited reach has every pair's contact");
-                    assert_eq!(Some(got.contact), contacts[i], "{msg}");
-                    assert_eq!(got.manifold, manifolds[i], "{msg}");
-                    checked[usize::from(got.manifold.is_some())] += 1;
+            let mut p = case_pairs(Regime::Random, seed, 64, ka, kb, false);
+            // Every other pair moved apart along its normal to half the touch
+            // tolerance: in contact at prediction 0 only by that tolerance.
+            let c = contact_batch_with(
+                &p.shapes_a,
+                &p.poses_a,
+                &p.shapes_b,
+                &p.poses_b,
+                f32::INFINITY,
+                threaded,
+            )
+            .unwrap();
+            for i in (0..p.len()).step_by(2) {
+                let Some(c) = c[i] else { continue };
+                let touch = TOUCH_TOLERANCE
+                    * (p.shapes_a[i].bounding_radius() + p.shapes_b[i].bounding_radius());
+                let moved = p.poses_b[i].translation() + c.normal * (c.depth + 0.5 * touch);
+                p.poses_b[i] = Pose::new(p.poses_b[i].rotation(), moved).unwrap();
+            }
+            let (sa, pa, sb, pb) = (&p.shapes_a, &p.poses_a, &p.shapes_b, &p.poses_b);
+            for prediction in [PREDICTION, 0.0] {
+                for options in [threaded, sequential] {
+                    let both =
+                        pair_contact_batch_with(sa, pa, sb, pb, prediction, f32::INFINITY, options)
+                            .unwrap();
+                    let contacts =
+                        contact_batch_with(sa, pa, sb, pb, f32::INFINITY, options).unwrap();
+                    let manifolds =
+                        manifold_batch_with(sa, pa, sb, pb, prediction, prediction, options)
+                            .unwrap();
+                    for i in 0..both.len() {
+                        let msg = format!(
+                            "seed {seed:#x} {name_a} - {name_b} pair {i}, prediction {prediction}"
+                        );
+                        let got = both[i].expect("an unlimited reach has every pair's contact");
+                        assert_eq!(Some(got.contact), contacts[i], "{msg}");
+                        assert_eq!(got.manifold, manifolds[i], "{msg}");
+                        checked[usize::from(got.manifold.is_some())] += 1;
+                    }
                 }
             }
         }

@@ -18,7 +18,7 @@ use crate::math::{CmpX8, MaskX8};
 use crate::query::closed_forms_x8::{
     SegmentCoreX8, segments_contact_x8, segments_distance_x8, segments_intersect_x8,
 };
-use crate::query::contact_x8::{ContactX8, contact_x8};
+use crate::query::contact_x8::{ContactX8, contact_reach, contact_x8};
 use crate::query::gjk_x8::{distance_x8, intersects_x8};
 use crate::query::manifold_x8::{PairX8, manifold_lanes_x8};
 
@@ -231,11 +231,14 @@ impl<O: ManifoldOut> ManifoldQuery<O> {
     ) {
         let lanes = MaskX8::first(batch.len());
         // Lanes apart beyond the prediction keep their contact alone when `O`
-        // says so (NaN depths of invalid lanes included).
+        // says so (NaN depths of invalid lanes included): those the contact
+        // query asked with the prediction would have left out.
         let built = if O::MANIFOLD_BEYOND_PREDICTION {
             lanes
         } else {
-            lanes & c.depth.ge(f32x8::splat(-self.prediction))
+            lanes
+                & c.depth
+                    .ge(-contact_reach(p.a, p.b, f32x8::splat(self.prediction)))
         };
         let bits = lanes.and_not(built).bitmask();
         for k in (0..8).filter(|k| bits >> k & 1 == 1) {

@@ -11,7 +11,9 @@
 use gjk_core::tolerance::{PARALLEL_SEGMENTS_SIN_SQ, TOUCH_TOLERANCE};
 use wide::f32x8;
 
-use super::contact_x8::{ContactX8, LocalContact, finish_contact, from_closest_cores};
+use super::contact_x8::{
+    ContactX8, LocalContact, contact_reach, finish_contact, from_closest_cores,
+};
 use super::gjk_x8::{CoreClosest, DistanceX8, IntersectionX8, finish_distance};
 use super::minkowski_x8::{offset_in_range, pair_frame, pair_scale, shapes_finite};
 use super::status_x8::statuses;
@@ -220,11 +222,10 @@ pub fn segments_contact_x8<A: SegmentCoreX8, B: SegmentCoreX8>(
     lanes: MaskX8,
 ) -> ContactX8 {
     let zero = f32x8::ZERO;
-    let (cores, valid, touch, axes) = closest_cores(a, pose_a, b, pose_b, lanes);
+    let (cores, valid, _, axes) = closest_cores(a, pose_a, b, pose_b, lanes);
     let status = statuses(!valid, MaskX8::NONE, MaskX8::NONE);
     let (ma, mb) = (a.margin(), b.margin());
-    let prediction = prediction.ge(zero).select(prediction, zero);
-    let reach = prediction.fast_max(touch);
+    let reach = contact_reach(a, b, prediction);
     let apart = valid & cores.core_distance.gt(zero);
     // Between interior points of two skew segments the closest points' difference
     // is along the segments' common perpendicular: its direction comes from the

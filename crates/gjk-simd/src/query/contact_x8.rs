@@ -68,6 +68,21 @@ impl ContactX8 {
     }
 }
 
+/// How far apart a lane's shapes may be and still be in contact: the
+/// prediction distance (a NaN or negative one counts as 0), or the touch
+/// tolerance of the pair's size where that is larger. A lane is in contact
+/// exactly when its depth is at least `-contact_reach`.
+#[inline(always)]
+pub(crate) fn contact_reach<A: SupportMapX8, B: SupportMapX8>(
+    a: &A,
+    b: &B,
+    prediction: f32x8,
+) -> f32x8 {
+    let touch = f32x8::splat(TOUCH_TOLERANCE) * (a.bounding_radius() + b.bounding_radius());
+    let prediction = prediction.ge(f32x8::ZERO).select(prediction, f32x8::ZERO);
+    prediction.fast_max(touch)
+}
+
 /// The contact between `a` at `pose_a` and `b` at `pose_b` for the lanes of
 /// `lanes` (other lanes report [`Status::InvalidInput`]), `None`-lanes (outside
 /// `in_contact`) where the shapes are farther apart than `prediction` (a NaN or
@@ -81,12 +96,10 @@ pub fn contact_x8<A: SupportMapX8, B: SupportMapX8>(
     prediction: f32x8,
     lanes: MaskX8,
 ) -> ContactX8 {
-    let zero = f32x8::ZERO;
     let (m, valid) = MinkowskiX8::new(a, pose_a, b, pose_b, lanes);
     let scale = a.bounding_radius() + b.bounding_radius();
     let touch = f32x8::splat(TOUCH_TOLERANCE) * scale;
-    let prediction = prediction.ge(zero).select(prediction, zero);
-    let reach = prediction.fast_max(touch);
+    let reach = contact_reach(a, b, prediction);
     let margins = (a.margin(), b.margin());
 
     let mut local = match (a.box_core(), b.box_core()) {
