@@ -5,8 +5,9 @@ use gjk_core::{Contact, Manifold};
 
 /// One pair's answer from [`crate::pair_contact_batch_with`]: its contact
 /// (depth, normal and deepest or closest points, with [`gjk_core::contact`]'s
-/// conventions) and, when the shapes are within the prediction distance, the
-/// manifold built from that contact.
+/// conventions) and, when the shapes are within the prediction distance (or
+/// touch, see [`gjk_core::tolerance::TOUCH_TOLERANCE`]), the manifold built
+/// from that contact.
 ///
 /// A pair apart by more than the prediction distance (but within the reach)
 /// keeps its contact, whose `-depth` is the gap and whose normal is the
@@ -15,8 +16,8 @@ use gjk_core::{Contact, Manifold};
 pub struct PairContact {
     /// The contact the manifold was built from.
     pub contact: Contact,
-    /// The manifold, `None` when the gap (`-contact.depth`) exceeds the
-    /// prediction distance.
+    /// The manifold, `None` when the gap (`-contact.depth`) exceeds both the
+    /// prediction distance and the touch tolerance.
     pub manifold: Option<Manifold>,
 }
 
