@@ -183,6 +183,18 @@ pub const FLAT_TRIANGLE_X8: f32 = 1e-10;
 /// stall is f32 rounding of a distance that is right to its tolerance.
 pub const STALL_RECHECK_X8: f32 = 1e-2;
 
+/// The wide GJK distance keeps the f32 barycentric weights of a tetrahedron that
+/// encloses the origin when the witnesses they give on A and B lie within this
+/// many f32 ulps of the tetrahedron's vertices' magnitude of each other
+/// (gjk-simd only); farther apart, it takes the weights again in f64. Normalized
+/// to sum one, the weights are a convex combination, so each witness lies in its
+/// core whatever their error, and the point reported between the two is off each
+/// shape by half their distance. Sums of four rounded products part them by a
+/// few ulps of the vertices; eight leaves room for that and keeps the point in
+/// both shapes to a few ulps, where the f64 weights' own rounding to f32 leaves
+/// it within one.
+pub const ENCLOSED_WITNESS_ULPS_X8: f32 = 8.0;
+
 /// Below this squared sine of the angle at the new vertex, the wide solve computes
 /// a triangle's normal at its largest angle instead: above it, the plain cross
 /// product's direction error is under ten ulps, which moves the distance far less
