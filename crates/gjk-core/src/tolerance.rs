@@ -63,6 +63,11 @@ pub const GJK_GAP_FLOOR: f32 = 8.0 * f32::EPSILON;
 /// the scale is one the arithmetic tells from zero, and is reported; below it the
 /// shapes touch. (It was 1e-6, eight ulps, which reported gaps several times larger
 /// than the rounding as touching.)
+///
+/// For the same reason the wide (f32) GJK distance stops once its duality gap
+/// bounds the distance's error by this tolerance: the distance is then known as
+/// exactly as the pair's arithmetic resolves a gap, and curved cores, which GJK
+/// approaches linearly, would spend further iterations on its last ulps.
 pub const TOUCH_TOLERANCE: f32 = 2.0 * f32::EPSILON;
 
 /// Hard cap on EPA expansions. Polytopes (boxes, hulls) converge in under 10; EPA on

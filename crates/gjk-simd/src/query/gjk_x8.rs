@@ -12,7 +12,9 @@
 //! (imported from [`gjk_core::tolerance`]): non-finite `|v|`, containment
 //! (`|v| <= TOUCH_TOLERANCE × scale`), the boolean early verdicts, the iteration
 //! cap, the relative duality gap with its rounding floor, a repeated support point,
-//! and no decrease of `|v|` (keep the previous simplex).
+//! and no decrease of `|v|` (keep the previous simplex). The distance loop also
+//! stops once the gap bounds the distance's error by the touch tolerance (see
+//! [`TOUCH_TOLERANCE`]), which gjk-core, working in f64, has no need for.
 
 use gjk_core::tolerance::{
     ENCLOSED_WITNESS_ULPS_X8, GJK_GAP_FLOOR, GJK_MAX_ITERATIONS, GJK_RELATIVE_GAP,
@@ -180,9 +182,21 @@ where
             active = active.and_not(separated);
         }
         let gap = vv - vw;
+        // `gap / |v|` bounds how far `|v|` exceeds the cores' distance: within
+        // the touch tolerance, the distance is as exact as the pair's f32
+        // arithmetic resolves it (see `TOUCH_TOLERANCE`), and curved cores,
+        // which GJK approaches only linearly, would spend trips on its last
+        // ulps. The boolean query keeps gjk-core's tests: its verdict compares
+        // `|v|` with a reach that already holds the touch tolerance.
+        let resolved = if BOOLEAN {
+            MaskX8::NONE
+        } else {
+            gap.le(touch * v_len)
+        };
         let converged = active
             & (gap.le(f32x8::splat(GJK_RELATIVE_GAP) * vv)
                 | gap.le(f32x8::splat(GJK_GAP_FLOOR) * v_len * w.length())
+                | resolved
                 | simplex.contains(w));
         if BOOLEAN {
             intersected |= converged & within_reach;
