@@ -63,6 +63,11 @@ pub const GJK_GAP_FLOOR: f32 = 8.0 * f32::EPSILON;
 /// the scale is one the arithmetic tells from zero, and is reported; below it the
 /// shapes touch. (It was 1e-6, eight ulps, which reported gaps several times larger
 /// than the rounding as touching.)
+///
+/// For the same reason the wide (f32) GJK distance stops once its duality gap
+/// bounds the distance's error by this tolerance: the distance is then known as
+/// exactly as the pair's arithmetic resolves a gap, and curved cores, which GJK
+/// approaches linearly, would spend further iterations on its last ulps.
 pub const TOUCH_TOLERANCE: f32 = 2.0 * f32::EPSILON;
 
 /// Hard cap on EPA expansions. Polytopes (boxes, hulls) converge in under 10; EPA on
@@ -192,6 +197,18 @@ pub const STALL_RECHECK_X8: f32 = 1e-2;
 /// way: the f32 solve of the new vertex rounds `|v|²` up, a distance 0.8 too
 /// long; ordinary rounding stalls close the gap far below this.
 pub const STALL_OPEN_GAP_X8: f32 = 1e-5;
+
+/// The wide GJK distance keeps the f32 barycentric weights of a tetrahedron that
+/// encloses the origin when the witnesses they give on A and B lie within this
+/// many f32 ulps of the tetrahedron's vertices' magnitude of each other
+/// (gjk-simd only); farther apart, it takes the weights again in f64. Normalized
+/// to sum one, the weights are a convex combination, so each witness lies in its
+/// core whatever their error, and the point reported between the two is off each
+/// shape by half their distance. Sums of four rounded products part them by a
+/// few ulps of the vertices; eight leaves room for that and keeps the point in
+/// both shapes to a few ulps, where the f64 weights' own rounding to f32 leaves
+/// it within one.
+pub const ENCLOSED_WITNESS_ULPS_X8: f32 = 8.0;
 
 /// Below this squared sine of the angle at the new vertex, the wide solve computes
 /// a triangle's normal at its largest angle instead: above it, the plain cross

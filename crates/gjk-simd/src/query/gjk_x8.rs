@@ -12,11 +12,13 @@
 //! (imported from [`gjk_core::tolerance`]): non-finite `|v|`, containment
 //! (`|v| <= TOUCH_TOLERANCE × scale`), the boolean early verdicts, the iteration
 //! cap, the relative duality gap with its rounding floor, a repeated support point,
-//! and no decrease of `|v|` (keep the previous simplex).
+//! and no decrease of `|v|` (keep the previous simplex). The distance loop also
+//! stops once the gap bounds the distance's error by the touch tolerance (see
+//! [`TOUCH_TOLERANCE`]), which gjk-core, working in f64, has no need for.
 
 use gjk_core::tolerance::{
-    GJK_GAP_FLOOR, GJK_MAX_ITERATIONS, GJK_RELATIVE_GAP, STALL_OPEN_GAP_X8, STALL_RECHECK_X8,
-    TOUCH_TOLERANCE,
+    ENCLOSED_WITNESS_ULPS_X8, GJK_GAP_FLOOR, GJK_MAX_ITERATIONS, GJK_RELATIVE_GAP,
+    STALL_OPEN_GAP_X8, STALL_RECHECK_X8, TOUCH_TOLERANCE,
 };
 use gjk_core::{Pose, Status};
 use glam::{DVec3, Vec3};
@@ -183,9 +185,21 @@ where
             active = active.and_not(separated);
         }
         let gap = vv - vw;
+        // `gap / |v|` bounds how far `|v|` exceeds the cores' distance: within
+        // the touch tolerance, the distance is as exact as the pair's f32
+        // arithmetic resolves it (see `TOUCH_TOLERANCE`), and curved cores,
+        // which GJK approaches only linearly, would spend trips on its last
+        // ulps. The boolean query keeps gjk-core's tests: its verdict compares
+        // `|v|` with a reach that already holds the touch tolerance.
+        let resolved = if BOOLEAN {
+            MaskX8::NONE
+        } else {
+            gap.le(touch * v_len)
+        };
         let converged = active
             & (gap.le(f32x8::splat(GJK_RELATIVE_GAP) * vv)
                 | gap.le(f32x8::splat(GJK_GAP_FLOOR) * v_len * w.length())
+                | resolved
                 | simplex.contains(w));
         if BOOLEAN {
             intersected |= converged & within_reach;
@@ -253,6 +267,58 @@ where
         iterations,
         status: statuses(!valid, degenerate, capped),
     }
+}
+
+/// The core points of the `enclosed` lanes, whose tetrahedron (the three slots
+/// and the enclosing vertex) holds the origin; other lanes keep `core_a` and
+/// `core_b` (the witnesses of their slots' weights).
+///
+/// The four weights come from four separate divisions: divided by their sum they
+/// are a convex combination, so each witness lies in its core, and the two
+/// coincide up to the rounding of the weights. That rounding is an error of the
+/// vertices' magnitude over the tetrahedron's height: on a long or flat
+/// tetrahedron (shapes a thousand times longer than wide, curved cores near
+/// touching) the witnesses of A and B parted and the overlap point between them
+/// left both shapes by far more than their rounding. Lanes whose witnesses stand
+/// farther apart than [`ENCLOSED_WITNESS_ULPS_X8`] ulps of the vertices'
+/// magnitude take the weights again in f64 ([`enclosed_witnesses`]), where they
+/// reproduce the origin; the others, most of them, keep the f32 weights at the
+/// cost of a few vector operations.
+#[inline(always)]
+fn enclosed_core_points(
+    simplex: &SimplexX8,
+    enclosing: &(Vec3X8, Vec3X8, f32x8),
+    enclosed: MaskX8,
+    core_a: Vec3X8,
+    core_b: Vec3X8,
+) -> (Vec3X8, Vec3X8) {
+    let zero = f32x8::ZERO;
+    let (ea, eb, ew) = *enclosing;
+    let total = (0..3).fold(ew, |sum, k| {
+        sum + simplex.exists[k].select(simplex.weights[k], zero)
+    });
+    let inv = enclosed.select(f32x8::ONE / total, f32x8::ONE);
+    let mut pa = enclosed.select(ea.mul_add(ew, core_a) * inv, core_a);
+    let mut pb = enclosed.select(eb.mul_add(ew, core_b) * inv, core_b);
+    // The vertices' magnitude, whose ulps the witnesses carry; every slot holds a
+    // vertex in an enclosed lane.
+    let size_sq = (0..3).fold(ea.length_squared().fast_max(eb.length_squared()), |m, k| {
+        let a = simplex.a[k];
+        m.fast_max(a.length_squared())
+            .fast_max((a - simplex.w[k]).length_squared())
+    });
+    let bound = f32x8::splat(ENCLOSED_WITNESS_ULPS_X8 * f32::EPSILON);
+    // A NaN residual fails the test too, and goes to f64.
+    let close = (pa - pb).length_squared().le(bound * bound * size_sq);
+    let mut bits = enclosed.and_not(close).bitmask();
+    while bits != 0 {
+        let lane = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let (a, b) = enclosed_witnesses(simplex, enclosing, lane);
+        pa.set_lane(lane, a);
+        pb.set_lane(lane, b);
+    }
+    (pa, pb)
 }
 
 /// The witnesses of lane `lane`, whose tetrahedron (the three slots and the
@@ -461,20 +527,10 @@ pub(crate) fn closest_cores<A: SupportMapX8, B: SupportMapX8>(
     let s = m.scale();
     let out = run::<A, B, false, true>(m, valid, touch * s, zero);
     let (mut core_a, mut core_b) = out.simplex.witnesses();
-    // An enclosing tetrahedron's weights are recomputed in f64 from its f32
-    // vertices, once per enclosed lane after the loop: the f32 weights carry an
-    // error of the vertices' magnitude over the tetrahedron's height, and a long or
-    // flat tetrahedron (shapes a thousand times longer than wide, curved cores near
-    // touching) left the overlap point outside both shapes by far more than their
-    // rounding. In f64 the weights reproduce the origin from the vertices, so the
-    // witnesses of A and B coincide and the point lies in both.
-    let mut bits = out.enclosing.2.gt(zero).bitmask();
-    while bits != 0 {
-        let lane = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        let (a, b) = enclosed_witnesses(&out.simplex, &out.enclosing, lane);
-        core_a.set_lane(lane, a);
-        core_b.set_lane(lane, b);
+    let enclosed = out.enclosing.2.gt(zero);
+    if enclosed.any() {
+        (core_a, core_b) =
+            enclosed_core_points(&out.simplex, &out.enclosing, enclosed, core_a, core_b);
     }
 
     let unscale = f32x8::ONE / s;

@@ -31,10 +31,9 @@ use crate::math::{CmpX8, MaskX8, Vec3X8};
 /// `n_old`) by more than [`FLAT_HEIGHT_ULPS`] ulps of the four points'
 /// coordinates along that normal: only there does the tetrahedron `w p0 p1 p2`
 /// have an interior that f32 can tell (gjk-core's test, on the face the solve
-/// extends). Returns the mask and the height numerator `n_old · (w - p0)`.
+/// extends), `height` being the height numerator `n_old · (w - p0)`.
 #[inline(always)]
-fn tetrahedron_not_flat(n_old: Vec3X8, p: &[Vec3X8; 3], w: Vec3X8) -> (MaskX8, f32x8) {
-    let height = n_old.dot(w - p[0]);
+fn tetrahedron_not_flat(n_old: Vec3X8, p: &[Vec3X8; 3], w: Vec3X8, height: f32x8) -> MaskX8 {
     let n = n_old.abs();
     let rounding = w
         .abs()
@@ -43,7 +42,7 @@ fn tetrahedron_not_flat(n_old: Vec3X8, p: &[Vec3X8; 3], w: Vec3X8) -> (MaskX8, f
         .fast_max(p[1].abs().dot(n))
         .fast_max(p[2].abs().dot(n));
     let bound = f32x8::splat(FLAT_HEIGHT_ULPS * f32::EPSILON) * rounding;
-    ((height * height).gt(bound * bound), height)
+    (height * height).gt(bound * bound)
 }
 
 /// The origin's projection `w + t d` on the line through `w` along `d`
@@ -413,18 +412,25 @@ impl SimplexX8 {
             return best;
         }
         let n_old = (self.w[1] - self.w[0]).cross(self.w[2] - self.w[0]);
-        let (not_flat, height) = tetrahedron_not_flat(n_old, &self.w, w);
+        let height = n_old.dot(w - self.w[0]);
         let tet_w = -n_old.dot(self.w[0]) / height;
         // Rounding leaves the four weights near a sum of one; weights far from
         // it (a tetrahedron whose volumes are noise) enclose nothing.
         let sum = tet[0] + tet[1] + tet[2] + tet_w;
-        let enclosed = full
-            & not_flat
+        let inside = full
             & tet[0].gt(zero)
             & tet[1].gt(zero)
             & tet[2].gt(zero)
             & tet_w.gt(zero)
             & sum.lt(f32x8::splat(1.5));
+        // Most trips of a separated pair end here, the origin outside every
+        // lane's tetrahedron: the flatness test, a dozen products, only confirms
+        // what the weights' signs claim (a uniform branch; a lane the signs
+        // reject encloses nothing either way).
+        if (inside & active).none() {
+            return best;
+        }
+        let enclosed = inside & tetrahedron_not_flat(n_old, &self.w, w, height);
         best.v = enclosed.select(Vec3X8::ZERO, best.v);
         best.vv = enclosed.select(zero, best.vv);
         // Four separate divisions: the weights need not sum to one (the distance
@@ -471,10 +477,15 @@ impl SimplexX8 {
             return best;
         }
         let n_old = (self.w[1] - self.w[0]).cross(self.w[2] - self.w[0]);
-        let (not_flat, height) = tetrahedron_not_flat(n_old, &self.w, w);
+        let height = n_old.dot(w - self.w[0]);
         let w_side = (n_old.dot(self.w[0]) * height).lt(zero);
-        let enclosed =
-            full & not_flat & opposite_side[0] & opposite_side[1] & opposite_side[2] & w_side;
+        let inside = full & opposite_side[0] & opposite_side[1] & opposite_side[2] & w_side;
+        // As in `solve`: the flatness test only where some lane's signs claim
+        // the origin.
+        if (inside & active).none() {
+            return best;
+        }
+        let enclosed = inside & tetrahedron_not_flat(n_old, &self.w, w, height);
         best.v = enclosed.select(Vec3X8::ZERO, best.v);
         best.vv = enclosed.select(zero, best.vv);
         best.enclosed = enclosed;
