@@ -353,13 +353,28 @@ pub(crate) fn finish_contact(
     let nan = f32x8::splat(f32::NAN);
     let nan3 = Vec3X8::splat(Vec3::NAN);
     let depth_is_nan = !local.depth.finite();
+    let (normal, point_a, point_b) = (
+        rotate(local.normal),
+        world(local.point_a),
+        world(local.point_b),
+    );
+    // A contact the arithmetic spoiled (an overflow in a kernel on shapes near
+    // the size limit) must not pass for a converged one: it is flagged instead.
+    let finite = local.depth.finite() & normal.finite() & point_a.finite() & point_b.finite();
+    let spoiled = (local.in_contact & valid).and_not(finite).bitmask();
+    let mut status = local.status;
+    for (k, s) in status.iter_mut().enumerate() {
+        if spoiled >> k & 1 == 1 && *s == Status::Converged {
+            *s = Status::Degenerate;
+        }
+    }
     ContactX8 {
         in_contact: local.in_contact | invalid,
         depth: invalid.select(nan, local.depth),
-        normal: (invalid | depth_is_nan).select(nan3, rotate(local.normal)),
-        point_a: invalid.select(nan3, world(local.point_a)),
-        point_b: invalid.select(nan3, world(local.point_b)),
+        normal: (invalid | depth_is_nan).select(nan3, normal),
+        point_a: invalid.select(nan3, point_a),
+        point_b: invalid.select(nan3, point_b),
         iterations: iteration_counts(local.iterations),
-        status: local.status,
+        status,
     }
 }
