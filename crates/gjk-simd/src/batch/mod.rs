@@ -35,6 +35,7 @@ use rayon::prelude::*;
 
 pub use error::BatchError;
 pub use options::{BatchOptions, Parallelism};
+use pair_contact::ManifoldOut;
 pub use pair_contact::PairContact;
 
 use dispatch::run_slice;
@@ -421,10 +422,15 @@ pub fn manifold_batch_with<S: Borrow<Shape> + Sync>(
     reach: f32,
     options: BatchOptions,
 ) -> Result<Vec<Option<Manifold>>, BatchError> {
-    let prediction = sanitized(prediction);
-    let query =
-        ManifoldQuery::<Option<Manifold>>::new(prediction, sanitized(reach).max(prediction));
+    let query = manifold_query::<Option<Manifold>>(prediction, reach);
     run_query(&query, shapes_a, poses_a, shapes_b, poses_b, options)
+}
+
+/// The manifold query for a caller's prediction and reach (sanitized, the reach
+/// at least the prediction), writing `O`.
+fn manifold_query<O: ManifoldOut>(prediction: f32, reach: f32) -> ManifoldQuery<O> {
+    let prediction = sanitized(prediction);
+    ManifoldQuery::new(prediction, sanitized(reach).max(prediction))
 }
 
 /// [`manifold_batch_with`] for a pair cache: each pair's contact within `reach`
@@ -460,8 +466,6 @@ pub fn pair_contact_batch_with<S: Borrow<Shape> + Sync>(
     reach: f32,
     options: BatchOptions,
 ) -> Result<Vec<Option<PairContact>>, BatchError> {
-    let prediction = sanitized(prediction);
-    let query =
-        ManifoldQuery::<Option<PairContact>>::new(prediction, sanitized(reach).max(prediction));
+    let query = manifold_query::<Option<PairContact>>(prediction, reach);
     run_query(&query, shapes_a, poses_a, shapes_b, poses_b, options)
 }
