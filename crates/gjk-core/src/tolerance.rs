@@ -296,3 +296,9 @@ pub const MANIFOLD_REFERENCE_BIAS: f32 = 1e-3;
 /// exactly parallel segments of a capsule lying on another. Otherwise they cross
 /// at one point.
 pub const MANIFOLD_PARALLEL_SEGMENTS_SIN: f32 = 9e-3;
+
+/// Above this length of a direction's XZ part, a disc's support divides its
+/// radius by that length directly: the quotient stays finite for every radius up
+/// to [`MAX_SIZE`] (2^60 / 1e-18 < 2^121) and the squares are far from
+/// subnormal. Below it the XZ part is first divided by its largest component.
+pub const DISC_RESCALE_BELOW: f32 = 1e-18;

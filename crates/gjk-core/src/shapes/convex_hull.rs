@@ -38,13 +38,8 @@ pub struct ConvexHull {
 /// and the ball must stay inside all the same); `NEG_INFINITY` when the origin is
 /// not inside by more than that tolerance.
 fn inner_radius(vertices: &[Vec3], faces: &[[u32; 3]], bounding_radius: f32) -> f32 {
-    let nearest = faces
-        .iter()
-        .map(|f| {
-            let [a, b, c] = f.map(|i| vertices[i as usize].as_dvec3());
-            let n = (b - a).cross(c - a).normalize_or_zero();
-            n.dot(a)
-        })
+    let nearest = face_planes(vertices, faces)
+        .map(|(n, a)| n.dot(a))
         .fold(f64::INFINITY, f64::min);
     let slack = 4.0 * HULL_RELATIVE_TOLERANCE * f64::from(bounding_radius);
     if nearest.is_finite() && nearest > slack {
@@ -64,10 +59,18 @@ fn faces_outwards(vertices: &[Vec3], faces: &[[u32; 3]], bounding_radius: f32) -
     let slack = 4.0 * HULL_RELATIVE_TOLERANCE * f64::from(bounding_radius);
     let centroid =
         vertices.iter().map(|v| v.as_dvec3()).sum::<glam::DVec3>() / vertices.len().max(1) as f64;
-    faces.iter().all(|f| {
+    face_planes(vertices, faces).all(|(n, a)| n.dot(a - centroid) > slack)
+}
+
+/// Each face's unit normal (zero for a degenerate triangle) and first vertex, in
+/// f64.
+fn face_planes<'m>(
+    vertices: &'m [Vec3],
+    faces: &'m [[u32; 3]],
+) -> impl Iterator<Item = (glam::DVec3, glam::DVec3)> + 'm {
+    faces.iter().map(|f| {
         let [a, b, c] = f.map(|i| vertices[i as usize].as_dvec3());
-        let n = (b - a).cross(c - a).normalize_or_zero();
-        n.dot(a - centroid) > slack
+        ((b - a).cross(c - a).normalize_or_zero(), a)
     })
 }
 

@@ -7,7 +7,7 @@ use crate::feature::{Feature, FeatureId};
 use crate::math::Aabb;
 use crate::math::Pose;
 use crate::support::{CoreSymmetry, SupportMap, disc_extents};
-use crate::tolerance::{CAP_POLYGON_VERTICES, CAP_RIM_MIN_GAP};
+use crate::tolerance::{CAP_POLYGON_VERTICES, CAP_RIM_MIN_GAP, DISC_RESCALE_BELOW};
 
 /// A solid cylinder of radius `radius` whose axis runs along Y from `-half_height`
 /// to `half_height`.
@@ -66,11 +66,6 @@ pub(crate) fn disc_support(dir: Vec3, radius: f32) -> Vec3 {
         }
     }
 }
-
-/// Above this length of a direction's XZ part, `radius / xz_len` stays finite
-/// for every radius up to [`crate::tolerance::MAX_SIZE`] (2^60 / 1e-18 < 2^121)
-/// and the squares are far from subnormal.
-const DISC_RESCALE_BELOW: f32 = 1e-18;
 
 /// The ids a disc cap's polygon ([`cap_polygon`]) gives its parts: rim sample `k`
 /// is vertex `first_vertex + k` and the chord from sample `k` to `k + 1` edge
