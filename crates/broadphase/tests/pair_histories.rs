@@ -551,3 +551,112 @@ fn from_scratch_updates_match_the_reference() {
     };
     assert_eq!(run(1), run(2), "seed {seed}: thread counts disagree");
 }
+
+/// A scene loaded in one `insert_many` (its partner lists laid out by the
+/// from-scratch update, each with no room to spare) against the same scene grown by
+/// single inserts in batches small enough for the incremental update: then the same
+/// history on both, with boxes drawn towards a cluster so that lists outgrow their
+/// room, removals, inserts into freed slots, and a frame that teleports most boxes.
+/// After every update both report the same began and ended lists, in order (sorted),
+/// the same pair set and partner lists, equal to the sweep over the fat boxes.
+#[test]
+fn loaded_scene_then_edits_match_an_incremental_history() {
+    let seed = 503;
+    let n = 6_000;
+    let side = 30.0;
+    let mut rng = rng(seed);
+    let boxes: Vec<Aabb> = (0..n).map(|_| random_box(&mut rng, side, 1.0)).collect();
+    let mut loaded: Broadphase<u32> = Broadphase::new();
+    let mut grown: Broadphase<u32> = Broadphase::new();
+    let mut live = loaded.insert_many(boxes.iter().copied().zip(0..)).unwrap();
+    let began_loaded = loaded.update().began.to_vec();
+    assert!(
+        began_loaded.is_sorted_by_key(|p| (p.a.index(), p.b.index())),
+        "seed {seed}: loaded began list not sorted"
+    );
+    // Below the from-scratch path's threshold (4096 moved proxies) per update.
+    let mut began_grown = Vec::new();
+    for (k, batch) in boxes.chunks(1_000).enumerate() {
+        for (i, &b) in batch.iter().enumerate() {
+            grown.insert(b, (1_000 * k + i) as u32).unwrap();
+        }
+        began_grown.extend_from_slice(grown.update().began);
+    }
+    began_grown.sort_unstable_by_key(|p| (p.a.index(), p.b.index()));
+    assert_eq!(began_loaded, began_grown, "seed {seed}: loading");
+    let longest = |bp: &Broadphase<u32>, live: &[ProxyId]| {
+        live.iter()
+            .map(|&id| bp.partners(id).unwrap().count())
+            .max()
+            .unwrap()
+    };
+    let longest_loaded = longest(&loaded, &live);
+    let cluster = Vec3::splat(side / 2.0);
+    for frame in 0..8 {
+        let at = |what: &str| format!("seed {seed} frame {frame}: {what}");
+        let teleport = frame == 5;
+        for &id in &live {
+            let b = if teleport && rng.random_bool(0.8) {
+                random_box(&mut rng, side, 1.0)
+            } else if rng.random_bool(0.25) {
+                // A step towards the cluster: lists there grow frame after frame.
+                let c = loaded.aabb(id).unwrap().center();
+                translate(&loaded.aabb(id).unwrap(), (cluster - c) * 0.3)
+            } else {
+                continue;
+            };
+            loaded.move_proxy(id, b).unwrap();
+            grown.move_proxy(id, b).unwrap();
+        }
+        for _ in 0..100 {
+            let id = live.swap_remove(rng.random_range(0..live.len()));
+            assert_eq!(loaded.remove(id), grown.remove(id), "{}", at("remove"));
+        }
+        for _ in 0..80 {
+            let b = random_box(&mut rng, side, 1.0);
+            let id = loaded.insert(b, 0).unwrap();
+            assert_eq!(grown.insert(b, 0).unwrap(), id, "{}", at("insert"));
+            live.push(id);
+        }
+        let a = loaded.update();
+        let (began, ended) = (a.began.to_vec(), a.ended.to_vec());
+        let b = grown.update();
+        assert_eq!(began, b.began, "{}", at("began"));
+        assert_eq!(ended, b.ended, "{}", at("ended"));
+        for list in [&began, &ended] {
+            assert!(
+                list.is_sorted_by_key(|p| (p.a.index(), p.b.index())),
+                "{}",
+                at("order")
+            );
+        }
+        loaded.validate().unwrap_or_else(|e| panic!("{}", at(&e)));
+        grown.validate().unwrap_or_else(|e| panic!("{}", at(&e)));
+        let pairs: Vec<Pair> = loaded.pairs().collect();
+        assert_eq!(pairs, grown.pairs().collect::<Vec<_>>(), "{}", at("pairs"));
+        for &id in &live {
+            assert!(
+                loaded.partners(id).unwrap().eq(grown.partners(id).unwrap()),
+                "{}",
+                at(&format!("partners of {id:?}"))
+            );
+        }
+        let fat: Vec<(u32, Aabb)> = live
+            .iter()
+            .map(|&id| (id.index(), loaded.fat_aabb(id).unwrap()))
+            .collect();
+        let got: Vec<(u32, u32)> = pairs.iter().map(|p| (p.a.index(), p.b.index())).collect();
+        assert_eq!(
+            got,
+            reference::overlapping_pairs(&fat),
+            "{}",
+            at("reference")
+        );
+    }
+    // The cluster made some lists far longer than any at loading.
+    let now = longest(&loaded, &live);
+    assert!(
+        now > 2 * longest_loaded,
+        "seed {seed}: longest list {now}, {longest_loaded} at loading"
+    );
+}

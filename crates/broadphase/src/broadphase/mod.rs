@@ -6,8 +6,8 @@
 //!
 //! Layout: this module holds the [`Broadphase`] type with its per-proxy record and the
 //! read side (pair set, queries, ray casts, validation); `handles` the proxy and pair
-//! handles, `config` the margins and thresholds, `proxies` the proxy store (slots,
-//! user data, insertion, removal), `move_pass` the moves (one at a time, or a batch's
+//! handles, `config` the margins and thresholds, `partner_lists` the storage of the
+//! pair set, `proxies` the proxy store (slots, user data, insertion, removal), `move_pass` the moves (one at a time, or a batch's
 //! record pass, serial or parallel), and `update` the parallel update of the pair set.
 
 use crate::{Aabb, DynamicTree, Error, LeafId, Ray};
@@ -15,6 +15,7 @@ use crate::{Aabb, DynamicTree, Error, LeafId, Ray};
 mod config;
 mod handles;
 mod move_pass;
+mod partner_lists;
 mod proxies;
 #[cfg(test)]
 mod tests;
@@ -23,6 +24,7 @@ mod update;
 pub use config::BroadphaseConfig;
 pub use handles::{Pair, ProxyId};
 use move_pass::{MOVE_PARALLEL_MIN, MOVE_WITH_PARALLEL_MIN};
+use partner_lists::PartnerLists;
 pub use update::PairChanges;
 
 /// Broadphase: tracks the overlapping pairs among a changing set of boxes.
@@ -77,7 +79,7 @@ pub struct Broadphase<T> {
     hot: Vec<Hot>,
     data: Vec<Option<T>>,
     /// Sorted partner slots of every slot: the current pair set, both directions.
-    partners: Vec<Vec<u32>>,
+    partners: PartnerLists,
     free: Vec<u32>,
     move_buffer: Vec<u32>,
     removed_pairs: Vec<Pair>,
@@ -126,7 +128,7 @@ impl<T> Broadphase<T> {
             tree: DynamicTree::new(),
             hot: Vec::new(),
             data: Vec::new(),
-            partners: Vec::new(),
+            partners: PartnerLists::default(),
             free: Vec::new(),
             move_buffer: Vec::new(),
             removed_pairs: Vec::new(),
@@ -186,7 +188,7 @@ impl<T> Broadphase<T> {
     /// The pairs of the proxy's current partners (as of the last update).
     pub fn partners(&self, id: ProxyId) -> Result<impl Iterator<Item = ProxyId> + '_, Error> {
         let s = self.slot(id)?;
-        Ok(self.partners[s].iter().map(move |&q| self.id(q)))
+        Ok(self.partners.get(s).iter().map(move |&q| self.id(q)))
     }
 
     /// All pairs of live proxies whose *current* fat boxes overlap, recomputed from
@@ -264,7 +266,9 @@ impl<T> Broadphase<T> {
                 if q as usize == p || self.data[q as usize].is_none() {
                     return Err(format!("slot {p}: bad partner {q}"));
                 }
-                if self.partners[q as usize]
+                if self
+                    .partners
+                    .get(q as usize)
                     .binary_search(&(p as u32))
                     .is_err()
                 {

@@ -71,7 +71,7 @@ impl<T> Broadphase<T> {
                     moved: false,
                 });
                 self.data.push(None);
-                self.partners.push(Vec::new());
+                self.partners.push_empty();
                 s as u32
             }
         };
@@ -152,20 +152,16 @@ impl<T> Broadphase<T> {
     pub fn remove(&mut self, id: ProxyId) -> Result<T, Error> {
         let s = self.slot(id)?;
         self.tree.remove(self.hot[s].leaf)?;
-        let partners = std::mem::take(&mut self.partners[s]);
-        for &q in &partners {
-            let list = &mut self.partners[q as usize];
-            if let Ok(k) = list.binary_search(&(s as u32)) {
-                list.remove(k);
-            }
+        // Editing a partner's list leaves this slot's list where it is.
+        let count = self.partners.get(s).len();
+        for k in 0..count {
+            let q = self.partners.get(s)[k];
+            self.partners.remove(q as usize, s as u32);
             let pair = self.pair(s as u32, q);
             self.removed_pairs.push(pair);
         }
-        self.pair_count -= partners.len();
-        // Hand the emptied allocation back for the slot's next tenant.
-        let mut partners = partners;
-        partners.clear();
-        self.partners[s] = partners;
+        self.pair_count -= count;
+        self.partners.clear(s);
         let data = self.data[s].take().expect("live slot has data");
         self.hot[s].generation = self.hot[s].generation.wrapping_add(1);
         self.hot[s].moved = false;

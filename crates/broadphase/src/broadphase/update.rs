@@ -6,7 +6,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use rayon::prelude::*;
 
-use super::{Broadphase, Hot, Pair, ProxyId};
+use super::{Broadphase, Hot, Pair, PartnerLists, ProxyId};
 use crate::DynamicTree;
 
 /// [`Broadphase::update`] cuts the moved proxies into this many parallel work items
@@ -58,9 +58,10 @@ pub struct PairChanges<'a> {
 /// What one chunk of moved proxies produced in the parallel phase of
 /// [`Broadphase::update`]: new partner lists, and the pair changes they imply.
 struct ChunkResult {
-    /// The chunk's moved proxies with their new partner lists (in the allocations of
-    /// their old lists).
-    lists: Vec<(u32, Vec<u32>)>,
+    /// The chunk's moved proxies with the lengths of their new partner lists, which
+    /// follow each other in `lists`.
+    moved: Vec<(u32, u32)>,
+    lists: Vec<u32>,
     began: Vec<Pair>,
     ended: Vec<Pair>,
     /// Edits of unmoved proxies' partner lists.
@@ -74,7 +75,7 @@ struct ChunkResult {
 /// lists are sorted afterwards. So the parallel phase applies results as chunks
 /// finish, in whatever order, and the pair state does not depend on the thread count.
 struct Applier<'a> {
-    partners: &'a mut [Vec<u32>],
+    partners: &'a mut PartnerLists,
     began: &'a mut Vec<Pair>,
     ended: &'a mut Vec<Pair>,
     pair_count: &'a mut usize,
@@ -82,17 +83,17 @@ struct Applier<'a> {
 
 impl Applier<'_> {
     fn apply(&mut self, r: ChunkResult) {
-        for (p, list) in r.lists {
-            self.partners[p as usize] = list;
+        let mut at = 0;
+        for &(p, len) in &r.moved {
+            let end = at + len as usize;
+            self.partners.set(p as usize, &r.lists[at..end]);
+            at = end;
         }
         for patch in &r.patches {
-            let list = &mut self.partners[patch.q as usize];
-            match (list.binary_search(&patch.p), patch.began) {
-                (Err(at), true) => list.insert(at, patch.p),
-                (Ok(at), false) => {
-                    list.remove(at);
-                }
-                _ => {}
+            if patch.began {
+                self.partners.insert(patch.q as usize, patch.p);
+            } else {
+                self.partners.remove(patch.q as usize, patch.p);
             }
         }
         *self.pair_count += r.began.len();
@@ -100,6 +101,12 @@ impl Applier<'_> {
         self.began.extend_from_slice(&r.began);
         self.ended.extend_from_slice(&r.ended);
     }
+}
+
+/// The order of the reported lists: a total order on pairs (generations break ties
+/// of indices, which a removed proxy and its slot's next tenant share).
+fn pair_key(p: &Pair) -> (u32, u32, u32, u32) {
+    (p.a.index(), p.b.index(), p.a.generation(), p.b.generation())
 }
 
 /// Add (`began`) or remove moved proxy `p` in the partner list of unmoved proxy `q`.
@@ -122,16 +129,41 @@ fn id_of(hot: &[Hot], s: u32) -> ProxyId {
     ProxyId::new(s, hot[s as usize].generation)
 }
 
-/// Queries the tree for the moved proxies `chunk` and compares each new partner list
-/// with the old one (`old`, taken out of the pair state, one per proxy of the chunk;
-/// their allocations are reused for the new lists). Reads shared state only, so
+/// The moved proxies' partner lists as they were before an incremental update,
+/// copied out of the pair state, which finished chunks edit while others still query:
+/// the `k`-th moved proxy's list is `flat[start[k]..start[k + 1]]`.
+struct OldLists {
+    start: Vec<usize>,
+    flat: Vec<u32>,
+}
+
+impl OldLists {
+    fn copy(partners: &PartnerLists, moves: &[u32]) -> Self {
+        let mut start = Vec::with_capacity(moves.len() + 1);
+        let mut flat = Vec::new();
+        start.push(0);
+        for &p in moves {
+            flat.extend_from_slice(partners.get(p as usize));
+            start.push(flat.len());
+        }
+        Self { start, flat }
+    }
+
+    fn list(&self, k: usize) -> &[u32] {
+        &self.flat[self.start[k]..self.start[k + 1]]
+    }
+}
+
+/// Queries the tree for the moved proxies `chunk` (from the `first`-th moved proxy on)
+/// and compares each new partner list with the old one in `old`. Reads shared state only, so
 /// chunks run in parallel; the result is applied by [`Applier`]. A pair of two moved
 /// proxies is settled by the smaller one (`moved` marks the batch), so the larger
 /// skips it.
 fn query_chunk(
     tree: &DynamicTree,
     hot: &[Hot],
-    old: &mut [Vec<u32>],
+    old: &OldLists,
+    first: usize,
     chunk: &[u32],
 ) -> ChunkResult {
     let mut stacks: [Vec<u32>; QUERY_GROUP] = std::array::from_fn(|_| Vec::with_capacity(64));
@@ -149,31 +181,28 @@ fn query_chunk(
     );
     hits.sort_unstable();
     let mut out = ChunkResult {
-        lists: Vec::with_capacity(chunk.len()),
+        moved: Vec::with_capacity(chunk.len()),
+        lists: Vec::with_capacity(hits.len()),
         began: Vec::new(),
         ended: Vec::new(),
         patches: Vec::new(),
     };
     let mut rest = &hits[..];
-    let mut new: Vec<u32> = Vec::new();
-    for (i, (&p, list)) in chunk.iter().zip(old).enumerate() {
+    for (i, &p) in chunk.iter().enumerate() {
         let len = rest.partition_point(|h| h.0 == i as u32);
-        new.clear();
-        new.extend(rest[..len].iter().map(|h| h.1));
+        let at = out.lists.len();
+        out.lists.extend(rest[..len].iter().map(|h| h.1));
         rest = &rest[len..];
         diff_partners(
             hot,
             p,
-            list,
-            &new,
+            old.list(first + i),
+            &out.lists[at..],
             &mut out.began,
             &mut out.ended,
             &mut out.patches,
         );
-        let mut list = std::mem::take(list);
-        list.clear();
-        list.extend_from_slice(&new);
-        out.lists.push((p, list));
+        out.moved.push((p, len as u32));
     }
     out
 }
@@ -272,16 +301,19 @@ impl<T> Broadphase<T> {
             }
             moves.clear();
             self.move_buffer = moves;
-            return self.sorted_changes();
+            // The from-scratch path reports the pairs that began in order already
+            // (runs in slot order, each in slot order, each slot's in partner order),
+            // and `began` was empty before it: only the ended list needs sorting.
+            debug_assert!(self.began.is_sorted_by_key(|p| (p.a.index(), p.b.index())));
+            self.ended.sort_unstable_by_key(pair_key);
+            return PairChanges {
+                began: &self.began,
+                ended: &self.ended,
+            };
         }
         let parallel =
             moves.len() >= self.config.parallel_min_moved && rayon::current_num_threads() > 1;
-        // The moved proxies' old lists leave the pair state, so that the query tasks own
-        // them while the results of finished chunks are applied to the pair state.
-        let mut old: Vec<Vec<u32>> = moves
-            .iter()
-            .map(|&p| std::mem::take(&mut self.partners[p as usize]))
-            .collect();
+        let old = OldLists::copy(&self.partners, &moves);
         let (tree, hot) = (&self.tree, &self.hot[..]);
         let mut applier = Applier {
             partners: &mut self.partners,
@@ -300,29 +332,27 @@ impl<T> Broadphase<T> {
                 .len()
                 .div_ceil(CHUNKS_PER_THREAD * rayon::current_num_threads())
                 .clamp(CHUNK_MIN, CHUNK_MAX);
-            moves
-                .par_chunks(chunk)
-                .zip(old.par_chunks_mut(chunk))
-                .for_each(|(chunk, old)| {
-                    let r = query_chunk(tree, hot, old, chunk);
-                    let Ok(mut a) = applier.try_lock() else {
-                        lock(&queue).push(r);
-                        return;
-                    };
-                    a.apply(r);
-                    loop {
-                        let queued = std::mem::take(&mut *lock(&queue));
-                        if queued.is_empty() {
-                            break;
-                        }
-                        queued.into_iter().for_each(|r| a.apply(r));
+            let old = &old;
+            moves.par_chunks(chunk).enumerate().for_each(|(k, part)| {
+                let r = query_chunk(tree, hot, old, k * chunk, part);
+                let Ok(mut a) = applier.try_lock() else {
+                    lock(&queue).push(r);
+                    return;
+                };
+                a.apply(r);
+                loop {
+                    let queued = std::mem::take(&mut *lock(&queue));
+                    if queued.is_empty() {
+                        break;
                     }
-                });
+                    queued.into_iter().for_each(|r| a.apply(r));
+                }
+            });
             let mut a = applier.into_inner().unwrap_or_else(PoisonError::into_inner);
             let queued = queue.into_inner().unwrap_or_else(PoisonError::into_inner);
             queued.into_iter().for_each(|r| a.apply(r));
         } else {
-            applier.apply(query_chunk(tree, hot, &mut old, &moves));
+            applier.apply(query_chunk(tree, hot, &old, 0, &moves));
         }
         for &s in &moves {
             self.hot[s as usize].moved = false;
@@ -338,41 +368,43 @@ impl<T> Broadphase<T> {
         // total order on pairs (generations break ties of indices, which a removed
         // proxy and its slot's next tenant share): the lists do not depend on that
         // order even if two entries ever shared their indices.
-        let key = |p: &Pair| (p.a.index(), p.b.index(), p.a.generation(), p.b.generation());
-        self.began.sort_unstable_by_key(key);
-        self.ended.sort_unstable_by_key(key);
+        self.began.sort_unstable_by_key(pair_key);
+        self.ended.sort_unstable_by_key(pair_key);
         PairChanges {
             began: &self.began,
             ended: &self.ended,
         }
     }
 
-    /// The pair set recomputed from the tree's all-pairs traversal: every live
-    /// proxy's partner list is replaced by the new one (in its old allocation), and
-    /// the differences are the pairs that began and ended.
+    /// The pair set recomputed from the tree's all-pairs traversal: every partner
+    /// list is replaced by the new one, and the differences are the pairs that began
+    /// and ended.
     ///
     /// The new lists are laid out in one flat array (counts, offsets, fill); then
     /// runs of [`SCRATCH_SLOTS`] slots, in parallel on the current pool, sort their
-    /// lists, compare them with the old ones and replace them. Each run reports its
-    /// pairs in slot order, and the runs are joined in order, so the lists come out
-    /// sorted and the same for any thread count. The handles of the reported pairs
-    /// take their generations from a compact copy, read in order once, rather than
-    /// from the proxies' 64-byte records at random.
+    /// lists and compare them with the old ones (a loaded scene, with no pair before,
+    /// needs no comparison: every pair began); the flat array then becomes the
+    /// partner lists' pool as it is. Each run reports its pairs in slot order, and
+    /// the runs are joined in order, so the lists come out sorted and the same for
+    /// any thread count. The handles of the reported pairs take their generations
+    /// from a compact copy, read in order once, rather than from the proxies' 64-byte
+    /// records at random.
     fn update_from_scratch(&mut self) {
         let pairs = self.tree.overlapping_pairs();
         let n = self.hot.len();
-        // `start[s]..start[s + 1]` is slot `s`'s part of `flat`; `upper[s]` counts
-        // its partners above it (the pairs it reports), `upper_start` sums them.
+        // `start[s]..start[s + 1]` is slot `s`'s part of `flat`; `upper_runs[r]`
+        // counts the pairs run `r` reports (those whose smaller slot is in it): only
+        // the runs' shares of the began list are needed, and a count per run stays in
+        // cache where one per slot would be a third scattered increment per pair.
         let mut start = vec![0u32; n + 1];
-        let mut upper_start = vec![0u32; n + 1];
+        let mut upper_runs = vec![0usize; n.div_ceil(SCRATCH_SLOTS)];
         for &(p, q) in &pairs {
             start[p as usize + 1] += 1;
             start[q as usize + 1] += 1;
-            upper_start[p.min(q) as usize + 1] += 1;
+            upper_runs[p.min(q) as usize / SCRATCH_SLOTS] += 1;
         }
         for s in 0..n {
             start[s + 1] += start[s];
-            upper_start[s + 1] += upper_start[s];
         }
         let mut fill = start.clone();
         let mut flat = vec![0u32; 2 * pairs.len()];
@@ -384,6 +416,12 @@ impl<T> Broadphase<T> {
         }
         drop(fill);
         let generations: Vec<u32> = self.hot.iter().map(|h| h.generation).collect();
+        // Slots that were never freed are all at generation 0 (a loaded scene): then
+        // the reported handles need no scattered read of the generations.
+        let generations = Generations {
+            all_zero: generations.iter().all(|&g| g == 0),
+            of: generations,
+        };
         // With no pair before (a loaded scene), every pair begins: each run writes
         // its pairs straight into its own part of the began list.
         let fresh = self.pair_count == 0;
@@ -399,65 +437,54 @@ impl<T> Broadphase<T> {
         }
         // Each run of slots with its parts of the flat array and of the began list.
         let mut runs: Vec<ScratchRun<'_>> = Vec::new();
-        let mut rest_lists = &mut self.partners[..];
         let mut rest_flat = &mut flat[..];
         let mut rest_began = &mut began_all[..];
         let mut first = 0;
         while first < n {
             let last = (first + SCRATCH_SLOTS).min(n);
-            let (lists, more_lists) = rest_lists.split_at_mut(last - first);
             let (part, more_flat) = rest_flat.split_at_mut((start[last] - start[first]) as usize);
             let reported = if fresh {
-                (upper_start[last] - upper_start[first]) as usize
+                upper_runs[first / SCRATCH_SLOTS]
             } else {
                 0
             };
             let (out, more_began) = rest_began.split_at_mut(reported);
             runs.push(ScratchRun {
                 first,
-                lists,
+                last,
                 flat: part,
                 began: out,
             });
-            rest_lists = more_lists;
             rest_flat = more_flat;
             rest_began = more_began;
             first = last;
         }
         let start = &start;
         let generations = &generations;
-        let id = |s: u32| ProxyId::new(s, generations[s as usize]);
+        let partners = &self.partners;
         let results: Vec<(Vec<Pair>, Vec<Pair>)> = runs
             .into_par_iter()
             .with_max_len(1)
             .map(|run| {
                 let ScratchRun {
                     first,
-                    lists,
+                    last,
                     flat: part,
                     began: out,
                 } = run;
                 let (mut began, mut ended) = (Vec::new(), Vec::new());
                 let base = start[first];
                 let mut cursor = 0;
-                for (k, old) in lists.iter_mut().enumerate() {
-                    let s = first + k;
+                for s in first..last {
                     let new = &mut part[(start[s] - base) as usize..(start[s + 1] - base) as usize];
                     new.sort_unstable();
                     if fresh {
                         let above = &new[new.partition_point(|&q| q <= s as u32)..];
-                        for (slot, &q) in out[cursor..].iter_mut().zip(above) {
-                            *slot = Pair {
-                                a: id(s as u32),
-                                b: id(q),
-                            };
-                        }
+                        generations.write_pairs(s as u32, above, &mut out[cursor..]);
                         cursor += above.len();
-                        old.extend_from_slice(new);
-                    } else if old.as_slice() != &*new {
-                        diff_upper(generations, s as u32, old, new, &mut began, &mut ended);
-                        old.clear();
-                        old.extend_from_slice(new);
+                    } else if partners.get(s) != &*new {
+                        let old = partners.get(s);
+                        diff_upper(&generations.of, s as u32, old, new, &mut began, &mut ended);
                     }
                 }
                 (began, ended)
@@ -474,16 +501,50 @@ impl<T> Broadphase<T> {
             self.began.extend_from_slice(&began);
             self.ended.extend_from_slice(&ended);
         }
+        self.partners.replace_all(start, flat);
         self.pair_count = pairs.len();
     }
 }
 
-/// A run of slots of [`Broadphase::update`]'s from-scratch path: the first slot,
-/// the run's partner lists, its part of the flat array of new lists, and its part
-/// of the began list (for a loaded scene, else empty).
+/// The slots' generations, read by [`Broadphase::update`]'s from-scratch path to
+/// make the handles of the pairs it reports.
+struct Generations {
+    of: Vec<u32>,
+    /// Every generation is 0 (no slot was ever freed).
+    all_zero: bool,
+}
+
+impl Generations {
+    /// Writes the pairs of slot `s` with each slot of `above` (all larger than `s`)
+    /// to the start of `out`.
+    #[inline(always)]
+    fn write_pairs(&self, s: u32, above: &[u32], out: &mut [Pair]) {
+        let a = ProxyId::new(s, self.of[s as usize]);
+        let out = &mut out[..above.len()];
+        if self.all_zero {
+            for (slot, &q) in out.iter_mut().zip(above) {
+                *slot = Pair {
+                    a,
+                    b: ProxyId::new(q, 0),
+                };
+            }
+        } else {
+            for (slot, &q) in out.iter_mut().zip(above) {
+                *slot = Pair {
+                    a,
+                    b: ProxyId::new(q, self.of[q as usize]),
+                };
+            }
+        }
+    }
+}
+
+/// A run of slots of [`Broadphase::update`]'s from-scratch path: its slots
+/// `first..last`, its part of the flat array of new lists, and its part of the
+/// began list (for a loaded scene, else empty).
 struct ScratchRun<'a> {
     first: usize,
-    lists: &'a mut [Vec<u32>],
+    last: usize,
     flat: &'a mut [u32],
     began: &'a mut [Pair],
 }
