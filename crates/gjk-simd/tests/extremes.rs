@@ -10,13 +10,13 @@ use common::{rng, rotation, unit_vector};
 use gjk_core::glam::{DVec3, Quat, Vec3};
 use gjk_core::tolerance::{MAX_OFFSET, MAX_SIZE};
 use gjk_core::{
-    Capsule, Cone, ConvexHull, Cuboid, Cylinder, Distance, Pose, Shape, ShapeError, Sphere, Status,
-    contact, distance, intersection,
+    Capsule, Cone, ConvexHull, Cuboid, Cylinder, Distance, Pose, Rounded, Shape, ShapeError,
+    Sphere, Status, contact, distance, intersection,
 };
 use gjk_simd::math::f32x8;
 use gjk_simd::{
-    BatchOptions, CylinderX8, Parallelism, RoundedX8, SphereX8, distance_batch_with,
-    intersects_batch_with,
+    BatchOptions, CylinderX8, Parallelism, RoundedX8, SphereX8, contact_batch_with,
+    distance_batch_with, intersects_batch_with,
 };
 use rand::Rng;
 
@@ -301,6 +301,67 @@ fn the_largest_discs_near_their_axis() {
                         p.depth.is_finite() && p.point_a.is_finite() && p.point_b.is_finite()
                     });
                 assert!(m.status != Status::Converged || finite, "{msg}: {m:?}");
+            }
+        }
+    }
+}
+
+/// Rounded boxes `MAX_SIZE` long, posed 1e12 from the origin against ones within
+/// 1e4 of it: many pairs sit within a few ulps of touching (an ulp of 1e18 is
+/// 1.4e11), where the separating axes can find the cores apart by more than the
+/// touch tolerance while GJK, in its own rounding, finds them overlapping. Such
+/// a lane once took the "apart" path with a zero core distance, and its normal
+/// `-v / |v|` came out NaN (flagged `Degenerate` by `finish_contact`'s check,
+/// but still without a normal); the fuzz suite's `World` property met it. Every
+/// contact is finite with a unit normal, and a pair's answer in a batch is its
+/// answer alone.
+#[test]
+fn the_longest_boxes_near_touching() {
+    let seed = 0xb0_7e;
+    let mut rng = rng(seed);
+    /// A rounded box `MAX_SIZE` long on a random axis, its other sizes 0 to 3.
+    fn long_box(rng: &mut impl Rng) -> Shape {
+        let mut h = [0.0f32; 3].map(|_| rng.random_range(0.0f32..3.0));
+        h[rng.random_range(0..3)] = MAX_SIZE;
+        let core: Shape = Cuboid::new(Vec3::from_array(h)).unwrap().into();
+        Shape::from(Rounded::new(core, rng.random_range(0.0f32..3.0)).unwrap())
+    }
+    for batch in 0..250 {
+        let (mut sa, mut pa, mut sb, mut pb) = (vec![], vec![], vec![], vec![]);
+        for _ in 0..8 {
+            sa.push(long_box(&mut rng));
+            sb.push(long_box(&mut rng));
+            let mut far = [0.0f32; 3].map(|_| rng.random_range(-20.0f32..20.0));
+            far[rng.random_range(0..3)] = if rng.random_bool(0.5) { 1e12 } else { -1e12 };
+            pa.push(Pose::new(rotation(&mut rng), Vec3::from_array(far)).unwrap());
+            let near = Vec3::from_array([0.0f32; 3].map(|_| rng.random_range(-1e4f32..1e4)));
+            pb.push(Pose::new(rotation(&mut rng), near).unwrap());
+        }
+        for options in PATHS {
+            let all = contact_batch_with(&sa, &pa, &sb, &pb, f32::INFINITY, options).unwrap();
+            for (i, c) in all.iter().enumerate() {
+                let msg = format!(
+                    "seed {seed:#x} batch {batch} pair {i} ({options:?}): {:?} at {:?}, {:?} at {:?}",
+                    sa[i], pa[i], sb[i], pb[i]
+                );
+                // An infinite prediction keeps every pair's contact.
+                let c = c.unwrap_or_else(|| panic!("{msg}: no contact"));
+                let finite = c.depth.is_finite()
+                    && c.normal.is_finite()
+                    && c.point_a.is_finite()
+                    && c.point_b.is_finite();
+                assert!(finite, "{msg}: {c:?}");
+                assert!((c.normal.length() - 1.0).abs() < 1e-5, "{msg}: {c:?}");
+                let alone = contact_batch_with(
+                    &sa[i..=i],
+                    &pa[i..=i],
+                    &sb[i..=i],
+                    &pb[i..=i],
+                    f32::INFINITY,
+                    options,
+                )
+                .unwrap()[0];
+                assert_eq!(format!("{alone:?}"), format!("{:?}", Some(c)), "{msg}");
             }
         }
     }

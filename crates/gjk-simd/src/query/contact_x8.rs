@@ -10,9 +10,10 @@
 //!   exactly (`separating_axes_x8::box_cores_penetration_x8`), and one GJK run on
 //!   the pair moved apart along that normal gives the witness points and checks
 //!   the depth: B moved out by the depth plus a small gap must sit that gap away;
-//! * every other pair, and any box lane the check refuses: `gjk_core`'s own GJK
-//!   and EPA on that lane (`LaneOf` is the scalar view of one lane), so the
-//!   answer is the reference's by construction.
+//! * every other pair, and any box lane the check refuses or whose cores the
+//!   axes find apart and GJK overlapping (a pair within rounding of touching):
+//!   `gjk_core`'s own GJK and EPA on that lane (`LaneOf` is the scalar view of
+//!   one lane), so the answer is the reference's by construction.
 //!
 //! Whatever path a lane takes, its result depends on its own inputs only.
 
@@ -228,7 +229,8 @@ fn axial_lanes<A: SupportMapX8, B: SupportMapX8>(
 /// Two box cores: the separating axes measure overlapping cores exactly; one GJK
 /// run finds the witness points of those lanes (B moved apart along the normal)
 /// and the closest points of the others (where the axes do not already prove
-/// them beyond `reach`).
+/// them beyond `reach`). Lanes the check refuses, and lanes GJK finds
+/// overlapping that the axes do not, are left unresolved.
 #[inline(always)]
 fn box_contact<A: SupportMapX8, B: SupportMapX8>(
     m: &MinkowskiX8<'_, A, B>,
@@ -249,7 +251,13 @@ fn box_contact<A: SupportMapX8, B: SupportMapX8>(
     let shift = overlapping.select(n * (core_depth + gap), Vec3X8::ZERO);
     let gjk = closest_cores(&m.shifted(shift), valid.and_not(far), touch);
 
-    let apart = valid.and_not(far | overlapping);
+    // Within the rounding of the pair's size the axes and GJK can disagree on a
+    // pair near touching: the axes find the cores apart by more than the touch
+    // tolerance while GJK finds them overlapping, with no closest points (`v`
+    // zero or below the tolerance, `core_distance` 0) to take a normal from. Such
+    // a lane is neither measured by the axes nor apart: gjk-core decides it.
+    let disputed = valid.and_not(far | overlapping) & gjk.cores_overlap;
+    let apart = valid.and_not(far | overlapping | disputed);
     let (in_apart, depth, normal, point_a, point_b) =
         from_closest_cores(&gjk.cores, apart, reach, (ma, mb));
     // Moved out by depth + gap along n, the cores must sit `gap` apart: otherwise
@@ -270,7 +278,7 @@ fn box_contact<A: SupportMapX8, B: SupportMapX8>(
     }
     LocalContact {
         in_contact: in_apart | checked,
-        unresolved: overlapping.and_not(checked),
+        unresolved: overlapping.and_not(checked) | disputed,
         depth: checked.select(core_depth + ma + mb, depth),
         normal: checked.select(n, normal),
         point_a: checked.select(n.mul_add(ma, gjk.cores.core_a), point_a),
