@@ -104,7 +104,7 @@ pub fn contact_x8<A: SupportMapX8, B: SupportMapX8>(
     let margins = (a.margin(), b.margin());
 
     let mut local = match (a.box_core(), b.box_core()) {
-        (Some(ha), Some(hb)) => box_contact(&m, ha, hb, valid, touch, reach, margins),
+        (Some(ha), Some(hb)) => box_contact(&m, ha, hb, valid, (scale, touch), reach, margins),
         _ => gjk_contact(&m, valid, (scale, touch), reach, margins),
     };
     if local.unresolved.any() {
@@ -229,15 +229,16 @@ fn axial_lanes<A: SupportMapX8, B: SupportMapX8>(
 /// Two box cores: the separating axes measure overlapping cores exactly; one GJK
 /// run finds the witness points of those lanes (B moved apart along the normal)
 /// and the closest points of the others (where the axes do not already prove
-/// them beyond `reach`). Lanes the check refuses, and lanes GJK finds
-/// overlapping that the axes do not, are left unresolved.
+/// them beyond `reach`). Lanes the check refuses, lanes GJK finds overlapping
+/// that the axes do not, and apart lanes whose GJK stalled short of an answer
+/// are left unresolved.
 #[inline(always)]
 fn box_contact<A: SupportMapX8, B: SupportMapX8>(
     m: &MinkowskiX8<'_, A, B>,
     ha: Vec3X8,
     hb: Vec3X8,
     valid: MaskX8,
-    touch: f32x8,
+    (scale, touch): (f32x8, f32x8),
     reach: f32x8,
     (ma, mb): (f32x8, f32x8),
 ) -> LocalContact {
@@ -257,7 +258,11 @@ fn box_contact<A: SupportMapX8, B: SupportMapX8>(
     // zero or below the tolerance, `core_distance` 0) to take a normal from. Such
     // a lane is neither measured by the axes nor apart: gjk-core decides it.
     let disputed = valid.and_not(far | overlapping) & gjk.cores_overlap;
-    let apart = valid.and_not(far | overlapping | disputed);
+    // An apart lane whose f32 loop stalled short of an answer is gjk-core's, as
+    // on the general path: on long thin boxes the stall leaves `|v|` far above
+    // the distance.
+    let stalled = valid.and_not(far | overlapping) & stalled_unresolved(&gjk, scale);
+    let apart = valid.and_not(far | overlapping | disputed | stalled);
     let (in_apart, depth, normal, point_a, point_b) =
         from_closest_cores(&gjk.cores, apart, reach, (ma, mb));
     // Moved out by depth + gap along n, the cores must sit `gap` apart: otherwise
@@ -278,7 +283,7 @@ fn box_contact<A: SupportMapX8, B: SupportMapX8>(
     }
     LocalContact {
         in_contact: in_apart | checked,
-        unresolved: overlapping.and_not(checked) | disputed,
+        unresolved: overlapping.and_not(checked) | disputed | stalled,
         depth: checked.select(core_depth + ma + mb, depth),
         normal: checked.select(n, normal),
         point_a: checked.select(n.mul_add(ma, gjk.cores.core_a), point_a),
