@@ -23,7 +23,7 @@ use glam::Vec3;
 use wide::f32x8;
 
 use super::epa_x8::penetration_x8;
-use super::gjk_x8::{CoreClosest, closest_cores, iteration_counts, stalled_unresolved};
+use super::gjk_x8::{CoreClosest, closest_cores, iteration_counts};
 use super::minkowski_x8::MinkowskiX8;
 use super::separating_axes_x8::box_cores_penetration_x8;
 use crate::math::{CmpX8, MaskX8, PoseX8, Vec3X8};
@@ -162,14 +162,13 @@ fn gjk_contact<A: SupportMapX8, B: SupportMapX8>(
     margins: (f32x8, f32x8),
 ) -> LocalContact {
     let gjk = closest_cores(m, valid, touch);
-    // Lanes whose f32 loop stalled short of an answer are gjk-core's.
-    let stalled = valid & stalled_unresolved(&gjk, scale);
-    let apart = valid.and_not(gjk.cores_overlap | stalled);
+    let unresolved = valid & gjk.without_closest_points(scale);
+    let apart = valid.and_not(unresolved);
     let (in_contact, depth, normal, point_a, point_b) =
         from_closest_cores(&gjk.cores, apart, reach, margins);
     let mut contact = LocalContact {
         in_contact,
-        unresolved: valid & (gjk.cores_overlap | stalled),
+        unresolved,
         depth,
         normal,
         point_a,
@@ -229,9 +228,9 @@ fn axial_lanes<A: SupportMapX8, B: SupportMapX8>(
 /// Two box cores: the separating axes measure overlapping cores exactly; one GJK
 /// run finds the witness points of those lanes (B moved apart along the normal)
 /// and the closest points of the others (where the axes do not already prove
-/// them beyond `reach`). Lanes the check refuses, lanes GJK finds overlapping
-/// that the axes do not, and apart lanes whose GJK stalled short of an answer
-/// are left unresolved.
+/// them beyond `reach`). Lanes the check refuses, and the others where GJK has
+/// no closest points to give (`CoresGjk::without_closest_points`), are left
+/// unresolved.
 #[inline(always)]
 fn box_contact<A: SupportMapX8, B: SupportMapX8>(
     m: &MinkowskiX8<'_, A, B>,
@@ -252,17 +251,15 @@ fn box_contact<A: SupportMapX8, B: SupportMapX8>(
     let shift = overlapping.select(n * (core_depth + gap), Vec3X8::ZERO);
     let gjk = closest_cores(&m.shifted(shift), valid.and_not(far), touch);
 
-    // Within the rounding of the pair's size the axes and GJK can disagree on a
-    // pair near touching: the axes find the cores apart by more than the touch
-    // tolerance while GJK finds them overlapping, with no closest points (`v`
-    // zero or below the tolerance, `core_distance` 0) to take a normal from. Such
-    // a lane is neither measured by the axes nor apart: gjk-core decides it.
-    let disputed = valid.and_not(far | overlapping) & gjk.cores_overlap;
-    // An apart lane whose f32 loop stalled short of an answer is gjk-core's, as
-    // on the general path: on long thin boxes the stall leaves `|v|` far above
-    // the distance.
-    let stalled = valid.and_not(far | overlapping) & stalled_unresolved(&gjk, scale);
-    let apart = valid.and_not(far | overlapping | disputed | stalled);
+    // The lanes the axes neither measured nor proved far take their contact from
+    // GJK's closest points, by the general path's rule: not where GJK has none.
+    // Within the rounding of the pair's size the axes can find the cores apart by
+    // more than the touch tolerance while GJK finds them overlapping (`v` zero,
+    // no normal); and on long thin boxes a loop that stalled in f32 leaves `|v|`
+    // far above the distance. gjk-core decides those lanes.
+    let unmeasured = valid.and_not(far | overlapping);
+    let disputed = unmeasured & gjk.without_closest_points(scale);
+    let apart = unmeasured.and_not(disputed);
     let (in_apart, depth, normal, point_a, point_b) =
         from_closest_cores(&gjk.cores, apart, reach, (ma, mb));
     // Moved out by depth + gap along n, the cores must sit `gap` apart: otherwise
@@ -283,7 +280,7 @@ fn box_contact<A: SupportMapX8, B: SupportMapX8>(
     }
     LocalContact {
         in_contact: in_apart | checked,
-        unresolved: overlapping.and_not(checked) | disputed | stalled,
+        unresolved: overlapping.and_not(checked) | disputed,
         depth: checked.select(core_depth + ma + mb, depth),
         normal: checked.select(n, normal),
         point_a: checked.select(n.mul_add(ma, gjk.cores.core_a), point_a),
@@ -373,7 +370,7 @@ pub(crate) fn finish_contact(
     );
     // A contact the arithmetic spoiled (an overflow in a kernel on shapes near
     // the size limit) must not pass for a converged one: it is flagged instead.
-    let finite = local.depth.finite() & normal.finite() & point_a.finite() & point_b.finite();
+    let finite = !depth_is_nan & normal.finite() & point_a.finite() & point_b.finite();
     let spoiled = (local.in_contact & valid).and_not(finite).bitmask();
     let mut status = local.status;
     for (k, s) in status.iter_mut().enumerate() {

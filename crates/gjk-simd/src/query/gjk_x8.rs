@@ -438,7 +438,7 @@ pub fn distance_x8<A: SupportMapX8, B: SupportMapX8>(
 /// `scale`, and those whose duality gap was still open (see
 /// [`STALL_OPEN_GAP_X8`]).
 #[inline(always)]
-pub(crate) fn stalled_unresolved(gjk: &CoresGjk, scale: f32x8) -> MaskX8 {
+fn stalled_unresolved(gjk: &CoresGjk, scale: f32x8) -> MaskX8 {
     let near_contact = gjk
         .cores
         .core_distance
@@ -511,6 +511,17 @@ pub(crate) struct CoresGjk {
     pub status: [Status; 8],
     /// The enclosing tetrahedra of the overlapping lanes that have one.
     pub enclosure: Enclosure,
+}
+
+impl CoresGjk {
+    /// Lanes whose closest points a contact cannot take its normal from: cores
+    /// that overlap (no separating direction) and loops that stalled short of an
+    /// answer ([`stalled_unresolved`]). The contact query measures them otherwise
+    /// (EPA or gjk-core).
+    #[inline(always)]
+    pub(crate) fn without_closest_points(&self, scale: f32x8) -> MaskX8 {
+        self.cores_overlap | stalled_unresolved(self, scale)
+    }
 }
 
 /// GJK distance on the cores of `m`, for the lanes of `valid`: the closest points
