@@ -57,7 +57,7 @@ fn a_passing_campaign_reports_every_kind_and_query() {
     ] {
         assert!(rows.iter().all(|r| r.get(field).is_some()), "{field}");
     }
-    // All 28 kind pairs, all three queries, and every path but the reference.
+    // All 28 kind pairs, all four queries, and every path but the reference.
     let distinct = |f: &str| {
         let mut v: Vec<String> = rows
             .iter()
@@ -68,11 +68,14 @@ fn a_passing_campaign_reports_every_kind_and_query() {
         v
     };
     assert_eq!(distinct("kinds").len(), 28);
-    assert_eq!(distinct("query"), ["contact", "distance", "intersects"]);
+    assert_eq!(
+        distinct("query"),
+        ["contact", "distance", "intersects", "speculative"]
+    );
     assert_eq!(distinct("path"), ["gjk-simd", "gjk-simd-gjk", "parry3d"]);
     let compared: u64 = rows.iter().map(|r| r["cases"].as_u64().unwrap()).sum();
-    // 600 cases x 3 paths x 3 queries.
-    assert_eq!(compared, 600 * 9);
+    // 600 cases x 3 paths x 4 queries.
+    assert_eq!(compared, 600 * 12);
 }
 
 #[test]
@@ -222,6 +225,77 @@ fn a_cases_file_with_expected_answers() {
         stdout.contains("distance gjk-core: distance 1.500000000"),
         "{stdout}"
     );
+}
+
+#[test]
+fn a_speculative_contact_is_checked_against_the_gap() {
+    // A ball 0.3 beside a box: apart, but within the speculative query's
+    // prediction (a quarter of the pair's scale, sqrt(3) + 0.5, rounded down to a
+    // power of two: 0.5), so every path answers a contact of depth -0.3.
+    let dir = scratch("diff_speculative");
+    let case = |distance: f32| {
+        format!(
+            r#"{{"format": "widephase-diff-cases", "version": 1, "cases": [
+              {{"name": "ball near a box",
+                "a": {{"kind": "cuboid", "half_extents": [1, 1, 1]}},
+                "b": {{"kind": "sphere", "radius": 0.5}},
+                "pose_b": {{"translation": [1.8, 0, 0]}},
+                "expected": {{"distance": {distance}}}}}]}}"#
+        )
+    };
+    let good = dir.join("good.json");
+    std::fs::write(&good, case(0.3)).unwrap();
+    let report = json(&[
+        "diff",
+        "--cases",
+        good.to_str().unwrap(),
+        "--queries",
+        "speculative",
+        "--json",
+        "--out",
+        dir.join("out").to_str().unwrap(),
+    ]);
+    assert_eq!(report["passed"], true, "{report:#}");
+    let rows = report["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 3, "{report:#}");
+    assert!(
+        rows.iter().all(|r| r["query"] == "speculative"
+            && r["agree"] == 1
+            && r["expected_checked"] == 1
+            && r["expected_mismatch"] == 0),
+        "{report:#}"
+    );
+    let (code, stdout, _) = run(&[
+        "diff",
+        "--replay",
+        good.to_str().unwrap(),
+        "--queries",
+        "contact,speculative",
+    ]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("contact gjk-simd: no contact"), "{stdout}");
+    assert!(
+        stdout.contains("speculative gjk-core (prediction 0.5): depth -0.29999"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("speculative gjk-simd: depth -0.29999"),
+        "{stdout}"
+    );
+    // A wrong gap is caught on the speculative contact.
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, case(0.35)).unwrap();
+    let (code, stdout, _) = run(&[
+        "diff",
+        "--cases",
+        bad.to_str().unwrap(),
+        "--queries",
+        "speculative",
+        "--out",
+        dir.join("out").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("1 checked, 1 missed"), "{stdout}");
 }
 
 #[test]

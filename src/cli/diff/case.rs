@@ -205,6 +205,12 @@ impl Case {
             Query::Intersects => e.intersects.map(ExpectedAnswer::Intersects),
             Query::Distance => e.distance.map(ExpectedAnswer::Distance),
             Query::Contact => e.depth.map(ExpectedAnswer::Depth),
+            // A speculative contact's depth is the overlap, or minus the gap.
+            Query::Speculative => e
+                .depth
+                .filter(|&d| d > 0.0)
+                .or(e.distance.map(|d| -d))
+                .map(ExpectedAnswer::Depth),
         }
     }
 }

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use workloads::oracle::distance_to_shape;
 
 use super::case::{Case, ExpectedAnswer};
-use super::paths::{Answer, ContactAnswer, Role};
+use super::paths::{Answer, ContactAnswer, Query, Role};
 
 /// The agreement bounds, each a multiple of a pair's [`Tolerances::resolution`] or
 /// relative to its answer.
@@ -187,8 +187,15 @@ impl<'a> Evidence<'a> {
             let inside = self.on(&c.a, &c.pose_a, d.point_a) && self.on(&c.b, &c.pose_b, d.point_a);
             return inside.then_some(true);
         }
-        let gap = -self.extent_along(d.normal);
-        (gap > self.tol.band_of(c)).then_some(false)
+        self.apart_beyond(0.0).then_some(false)
+    }
+
+    /// Whether the shapes are certainly farther apart than `prediction` plus the
+    /// band: a plane along gjk-core's normal separates them by that much (a lower
+    /// bound on their distance whoever computed the normal).
+    fn apart_beyond(&self, prediction: f32) -> bool {
+        let d = &self.distance;
+        d.distance != 0.0 && -self.extent_along(d.normal) > prediction + self.tol.band_of(self.case)
     }
 
     /// Whether a distance answer is the distance: its points on their shapes and
@@ -210,12 +217,19 @@ impl<'a> Evidence<'a> {
             && -self.extent_along(normal) >= distance - slack
     }
 
-    /// Whether a contact answer is consistent with its normal (moving B by the
-    /// depth along it just separates the shapes) and no deeper than the motion the
-    /// `other` answer's normal needs.
-    fn contact_certified(&self, c: &Option<ContactAnswer>, other: &Option<ContactAnswer>) -> bool {
+    /// Whether a contact answer at `prediction` is consistent with its normal
+    /// (moving B by the depth along it just separates the shapes; for a negative
+    /// depth, the plane along it separates them by the gap) and no deeper than the
+    /// motion the `other` answer's normal needs. No contact is certified when the
+    /// shapes are certainly farther apart than the prediction.
+    fn contact_certified(
+        &self,
+        prediction: f32,
+        c: &Option<ContactAnswer>,
+        other: &Option<ContactAnswer>,
+    ) -> bool {
         let Some(c) = c else {
-            return self.truth() == Some(false);
+            return self.apart_beyond(prediction);
         };
         if !(c.depth.is_finite() && c.normal.is_finite()) || c.normal.length() < 0.5 {
             return false;
@@ -236,7 +250,13 @@ impl<'a> Evidence<'a> {
     }
 
     fn near_touching(&self) -> bool {
-        self.distance.distance <= self.tol.band_of(self.case)
+        self.near_distance(0.0)
+    }
+
+    /// Whether gjk-core's distance is within the band of `d` (where whether a
+    /// contact at prediction `d` exists is a matter of rounding).
+    fn near_distance(&self, d: f32) -> bool {
+        (self.distance.distance - d).abs() <= self.tol.band_of(self.case)
     }
 }
 
@@ -261,8 +281,15 @@ pub fn scanned_support(shape: &Shape, dir: Vec3) -> Vec3 {
     }
 }
 
-/// The verdict on `other` (from a path of `role`) against the `reference` answer.
-pub fn judge(e: &Evidence<'_>, reference: &Answer, other: &Answer, role: Role) -> Judgement {
+/// The verdict on `other` (from a path of `role`) against the `reference` answer to
+/// `query`.
+pub fn judge(
+    e: &Evidence<'_>,
+    query: Query,
+    reference: &Answer,
+    other: &Answer,
+    role: Role,
+) -> Judgement {
     let agree = |error: f64| Judgement {
         verdict: Verdict::Agree,
         error,
@@ -317,7 +344,9 @@ pub fn judge(e: &Evidence<'_>, reference: &Answer, other: &Answer, role: Role) -
                 )
             }
         }
-        (Answer::Contact(r), Answer::Contact(x)) => judge_contact(e, r, x, differ),
+        (Answer::Contact(r), Answer::Contact(x)) => {
+            judge_contact(e, query.prediction(e.case), r, x, differ)
+        }
         (Answer::Failed(_), Answer::Failed(_)) => agree(0.0),
         _ => Judgement {
             verdict: Verdict::Disagree,
@@ -328,6 +357,7 @@ pub fn judge(e: &Evidence<'_>, reference: &Answer, other: &Answer, role: Role) -
 
 fn judge_contact(
     e: &Evidence<'_>,
+    prediction: f32,
     r: &Option<ContactAnswer>,
     x: &Option<ContactAnswer>,
     differ: impl Fn(bool, bool, f64) -> Judgement,
@@ -337,15 +367,17 @@ fn judge_contact(
         verdict: Verdict::InBand,
         error: 0.0,
     };
-    let certified =
-        |c: &Option<ContactAnswer>, o: &Option<ContactAnswer>| e.contact_certified(c, o);
+    let certified = |c: &Option<ContactAnswer>, o: &Option<ContactAnswer>| {
+        e.contact_certified(prediction, c, o)
+    };
     match (r, x) {
         (None, None) => Judgement {
             verdict: Verdict::Agree,
             error: 0.0,
         },
         (Some(c), None) | (None, Some(c)) => {
-            if e.near_touching() || c.depth <= band {
+            // A contact exists when the gap is at most the prediction.
+            if e.near_distance(prediction) || (c.depth + prediction).abs() <= band {
                 in_band
             } else {
                 differ(certified(r, x), certified(x, r), f64::INFINITY)
@@ -355,7 +387,10 @@ fn judge_contact(
             let error = f64::from((rc.depth - xc.depth).abs() / rc.depth.abs().max(band));
             let depths_agree = (rc.depth - xc.depth).abs() <= e.depth_slack(rc.depth);
             let angle = rc.normal.angle_between(xc.normal).to_degrees();
-            if depths_agree && (angle <= e.tol.normal_degrees || rc.depth.max(xc.depth) <= band) {
+            // Near touching (either side) the normal is the direction of a gap or
+            // overlap that rounding decides: any is accepted.
+            let near_touching = rc.depth.abs().max(xc.depth.abs()) <= band;
+            if depths_agree && (angle <= e.tol.normal_degrees || near_touching) {
                 Judgement {
                     verdict: Verdict::Agree,
                     error,
@@ -379,8 +414,13 @@ fn judge_contact(
     }
 }
 
-/// The verdict on a path's answer against a case's expected value.
-pub fn judge_expected(e: &Evidence<'_>, expected: ExpectedAnswer, answer: &Answer) -> Judgement {
+/// The verdict on a path's answer to `query` against a case's expected value.
+pub fn judge_expected(
+    e: &Evidence<'_>,
+    query: Query,
+    expected: ExpectedAnswer,
+    answer: &Answer,
+) -> Judgement {
     let band = e.tol.band_of(e.case);
     let ok = match (expected, answer) {
         (ExpectedAnswer::Intersects(v), Answer::Intersects { intersecting }) => {
@@ -392,7 +432,8 @@ pub fn judge_expected(e: &Evidence<'_>, expected: ExpectedAnswer, answer: &Answe
         (ExpectedAnswer::Depth(v), Answer::Contact(Some(c))) => {
             (v - c.depth).abs() <= e.depth_slack(v)
         }
-        (ExpectedAnswer::Depth(v), Answer::Contact(None)) => v <= band,
+        // No contact: the expected gap (-v) is at least the prediction.
+        (ExpectedAnswer::Depth(v), Answer::Contact(None)) => v <= band - query.prediction(e.case),
         _ => false,
     };
     Judgement {

@@ -137,7 +137,12 @@ struct Setup {
 impl Setup {
     fn new(args: &DiffArgs) -> Self {
         let queries = if args.queries.is_empty() {
-            vec![Query::Intersects, Query::Distance, Query::Contact]
+            vec![
+                Query::Intersects,
+                Query::Distance,
+                Query::Contact,
+                Query::Speculative,
+            ]
         } else {
             args.queries.clone()
         };
@@ -337,14 +342,14 @@ fn run_chunk(
                 };
                 let mut failed = None;
                 if path.role != Role::Reference {
-                    let j_ = judge(&evidence[j], &ref_answers[j], answer, path.role);
+                    let j_ = judge(&evidence[j], query, &ref_answers[j], answer, path.role);
                     tallies.row(key.clone()).count(j_.verdict, j_.error);
                     if j_.verdict.fails() {
                         failed = Some((Some(ref_answers[j].clone()), j_.verdict));
                     }
                 }
                 if let Some(expected) = case.expected_for(query) {
-                    let j_ = judge_expected(&evidence[j], expected, answer);
+                    let j_ = judge_expected(&evidence[j], query, expected, answer);
                     let row = tallies.row(key.clone());
                     row.expected_checked += 1;
                     if j_.verdict.fails() {
@@ -383,7 +388,7 @@ fn still_fails(setup: &Setup, case: &Case, query: Query, path: &'static Path) ->
     let e = Evidence::new(case, setup.tol);
     let answer = &paths::answers(path, one)[0];
     if let Some(expected) = case.expected_for(query)
-        && judge_expected(&e, expected, answer).verdict.fails()
+        && judge_expected(&e, query, expected, answer).verdict.fails()
     {
         return true;
     }
@@ -391,7 +396,9 @@ fn still_fails(setup: &Setup, case: &Case, query: Query, path: &'static Path) ->
         return false;
     }
     let reference = &paths::answers(paths::reference(query), one)[0];
-    judge(&e, reference, answer, path.role).verdict.fails()
+    judge(&e, query, reference, answer, path.role)
+        .verdict
+        .fails()
 }
 
 /// Shrinks and writes the first `--max-written` failures, noting each file in its
@@ -481,10 +488,18 @@ fn replay(args: &DiffArgs, file: &FilePath) -> Result<bool, Box<dyn Error>> {
         let one = std::slice::from_ref(case);
         for &query in &setup.queries {
             let reference = paths::answers(paths::reference(query), one).remove(0);
-            say!("  {} gjk-core: {}", query.name(), describe(&reference))?;
+            let prediction = match query.prediction(case) {
+                0.0 => String::new(),
+                p => format!(" (prediction {p})"),
+            };
+            say!(
+                "  {} gjk-core{prediction}: {}",
+                query.name(),
+                describe(&reference)
+            )?;
             for path in setup.compared(query) {
                 let answer = paths::answers(path, one).remove(0);
-                let verdict = judge(&e, &reference, &answer, path.role).verdict;
+                let verdict = judge(&e, query, &reference, &answer, path.role).verdict;
                 passed &= !verdict.fails();
                 say!(
                     "  {} {}: {} -> {}",
@@ -495,7 +510,7 @@ fn replay(args: &DiffArgs, file: &FilePath) -> Result<bool, Box<dyn Error>> {
                 )?;
             }
             if let Some(expected) = case.expected_for(query) {
-                let verdict = judge_expected(&e, expected, &reference).verdict;
+                let verdict = judge_expected(&e, query, expected, &reference).verdict;
                 passed &= !verdict.fails();
                 say!(
                     "  {} expected {expected:?}: gjk-core {}",

@@ -4,6 +4,8 @@
 //! GJK and EPA kernels); parry3d is the independent opinion. Adding an
 //! implementation or a query is a function and a line in [`PATHS`].
 
+use std::collections::BTreeMap;
+
 use gjk_core::glam::Vec3;
 use gjk_core::{Pose, Shape};
 use gjk_simd::{BatchOptions, Parallelism};
@@ -11,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::case::Case;
 
-/// The three queries.
+/// The queries.
 #[derive(
     Debug,
     Clone,
@@ -33,6 +35,9 @@ pub enum Query {
     Distance,
     /// Penetration depth, normal and points (prediction 0).
     Contact,
+    /// The contact at a prediction distance ([`Query::prediction`]): pairs apart by
+    /// less than it give a speculative contact, with the gap as a negative depth.
+    Speculative,
 }
 
 impl Query {
@@ -42,7 +47,23 @@ impl Query {
             Query::Intersects => "intersects",
             Query::Distance => "distance",
             Query::Contact => "contact",
+            Query::Speculative => "speculative",
         }
+    }
+
+    /// The prediction distance the query asks `case`'s contact at: 0 for
+    /// [`Query::Contact`]; for [`Query::Speculative`] a quarter of the pair's scale
+    /// (the `random` regime's gaps reach half of it), rounded down to a power of
+    /// two so that cases of one size class share it and go through the batch
+    /// driver together. 0 for the other queries and for scales that are not
+    /// finite and positive.
+    pub fn prediction(self, case: &Case) -> f32 {
+        let quarter = 0.25 * case.scale();
+        if self != Query::Speculative || !(quarter.is_finite() && quarter > 0.0) {
+            return 0.0;
+        }
+        // Clearing the mantissa rounds a positive f32 down to a power of two.
+        f32::from_bits(quarter.to_bits() & 0xff80_0000)
     }
 }
 
@@ -184,6 +205,30 @@ pub const PATHS: &[Path] = &[
         role: Role::Independent,
         run: parry_contact,
     },
+    Path {
+        name: "gjk-core",
+        query: Query::Speculative,
+        role: Role::Reference,
+        run: core_speculative,
+    },
+    Path {
+        name: "gjk-simd",
+        query: Query::Speculative,
+        role: Role::Ours,
+        run: simd_speculative,
+    },
+    Path {
+        name: "gjk-simd-gjk",
+        query: Query::Speculative,
+        role: Role::Ours,
+        run: simd_gjk_speculative,
+    },
+    Path {
+        name: "parry3d",
+        query: Query::Speculative,
+        role: Role::Independent,
+        run: parry_speculative,
+    },
 ];
 
 /// `path`'s answers for `cases`; a case on which the path panics gets
@@ -265,36 +310,82 @@ fn contact_answer(c: Option<gjk_core::Contact>) -> Answer {
     }))
 }
 
-fn core_contact(cases: &[Case]) -> Vec<Answer> {
+fn core_contact_at(cases: &[Case], query: Query) -> Vec<Answer> {
     cases
         .iter()
-        .map(|c| contact_answer(gjk_core::contact(&c.a, &c.pose_a, &c.b, &c.pose_b, 0.0)))
+        .map(|c| {
+            let prediction = query.prediction(c);
+            contact_answer(gjk_core::contact(
+                &c.a, &c.pose_a, &c.b, &c.pose_b, prediction,
+            ))
+        })
         .collect()
 }
 
-fn simd_contact_with(cases: &[Case], options: BatchOptions) -> Vec<Answer> {
-    let (sa, pa, sb, pb) = columns(cases);
-    match gjk_simd::contact_batch_with(&sa, &pa, &sb, &pb, 0.0, options) {
-        Ok(r) => r.into_iter().map(contact_answer).collect(),
-        Err(e) => vec![Answer::Failed(e.to_string()); cases.len()],
+fn core_contact(cases: &[Case]) -> Vec<Answer> {
+    core_contact_at(cases, Query::Contact)
+}
+
+fn core_speculative(cases: &[Case]) -> Vec<Answer> {
+    core_contact_at(cases, Query::Speculative)
+}
+
+/// The batch driver takes one prediction a call: the cases go in groups of equal
+/// prediction (a handful of powers of two), and each group's answers back to its
+/// cases' places. The driver's answers do not depend on which pairs share a call.
+fn simd_contact_with(cases: &[Case], query: Query, options: BatchOptions) -> Vec<Answer> {
+    let mut groups: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+    for (i, c) in cases.iter().enumerate() {
+        groups
+            .entry(query.prediction(c).to_bits())
+            .or_default()
+            .push(i);
     }
+    let mut answers = vec![Answer::Contact(None); cases.len()];
+    for (prediction, members) in groups {
+        let (sa, pa, sb, pb) = columns(members.iter().map(|&i| &cases[i]));
+        let prediction = f32::from_bits(prediction);
+        match gjk_simd::contact_batch_with(&sa, &pa, &sb, &pb, prediction, options) {
+            Ok(r) => {
+                for (&i, c) in members.iter().zip(r) {
+                    answers[i] = contact_answer(c);
+                }
+            }
+            Err(e) => {
+                for &i in &members {
+                    answers[i] = Answer::Failed(e.to_string());
+                }
+            }
+        }
+    }
+    answers
 }
 
 fn simd_contact(cases: &[Case]) -> Vec<Answer> {
-    simd_contact_with(cases, BatchOptions::default())
+    simd_contact_with(cases, Query::Contact, BatchOptions::default())
 }
 
 fn simd_gjk_contact(cases: &[Case]) -> Vec<Answer> {
-    simd_contact_with(cases, GJK_ONLY)
+    simd_contact_with(cases, Query::Contact, GJK_ONLY)
+}
+
+fn simd_speculative(cases: &[Case]) -> Vec<Answer> {
+    simd_contact_with(cases, Query::Speculative, BatchOptions::default())
+}
+
+fn simd_gjk_speculative(cases: &[Case]) -> Vec<Answer> {
+    simd_contact_with(cases, Query::Speculative, GJK_ONLY)
 }
 
 /// The batch driver's four slices.
-fn columns(cases: &[Case]) -> (Vec<&Shape>, Vec<Pose>, Vec<&Shape>, Vec<Pose>) {
+fn columns<'a>(
+    cases: impl Iterator<Item = &'a Case> + Clone,
+) -> (Vec<&'a Shape>, Vec<Pose>, Vec<&'a Shape>, Vec<Pose>) {
     (
-        cases.iter().map(|c| &c.a).collect(),
-        cases.iter().map(|c| c.pose_a).collect(),
-        cases.iter().map(|c| &c.b).collect(),
-        cases.iter().map(|c| c.pose_b).collect(),
+        cases.clone().map(|c| &c.a).collect(),
+        cases.clone().map(|c| c.pose_a).collect(),
+        cases.clone().map(|c| &c.b).collect(),
+        cases.map(|c| c.pose_b).collect(),
     )
 }
 
@@ -308,7 +399,7 @@ const GJK_ONLY: BatchOptions = BatchOptions {
 };
 
 fn simd_intersects_with(cases: &[Case], options: BatchOptions) -> Vec<Answer> {
-    let (sa, pa, sb, pb) = columns(cases);
+    let (sa, pa, sb, pb) = columns(cases.iter());
     match gjk_simd::intersects_batch_with(&sa, &pa, &sb, &pb, options) {
         Ok(r) => r
             .iter()
@@ -321,7 +412,7 @@ fn simd_intersects_with(cases: &[Case], options: BatchOptions) -> Vec<Answer> {
 }
 
 fn simd_distance_with(cases: &[Case], options: BatchOptions) -> Vec<Answer> {
-    let (sa, pa, sb, pb) = columns(cases);
+    let (sa, pa, sb, pb) = columns(cases.iter());
     match gjk_simd::distance_batch_with(&sa, &pa, &sb, &pb, options) {
         Ok(r) => r.iter().map(distance_answer).collect(),
         Err(e) => vec![Answer::Failed(e.to_string()); cases.len()],
@@ -345,13 +436,13 @@ fn simd_gjk_distance(cases: &[Case]) -> Vec<Answer> {
 }
 
 /// Each case's shapes and poses as parry's, or why not.
-fn parry_each(cases: &[Case], query: impl Fn(&ParryPair) -> Answer) -> Vec<Answer> {
+fn parry_each(cases: &[Case], query: impl Fn(&Case, &ParryPair) -> Answer) -> Vec<Answer> {
     use gjk_core::parry::to_parry;
     cases
         .iter()
         .map(
             |c| match (to_parry(&c.a, &c.pose_a), to_parry(&c.b, &c.pose_b)) {
-                (Ok((a, pa)), Ok((b, pb))) => query(&ParryPair { a, pa, b, pb }),
+                (Ok((a, pa)), Ok((b, pb))) => query(c, &ParryPair { a, pa, b, pb }),
                 (Err(e), _) | (_, Err(e)) => Answer::Failed(format!("parry conversion: {e}")),
             },
         )
@@ -366,7 +457,7 @@ struct ParryPair {
 }
 
 fn parry_intersects(cases: &[Case]) -> Vec<Answer> {
-    parry_each(cases, |p| {
+    parry_each(cases, |_, p| {
         match parry3d::query::intersection_test(&p.pa, &*p.a, &p.pb, &*p.b) {
             Ok(i) => Answer::Intersects {
                 intersecting: i.intersecting,
@@ -377,7 +468,7 @@ fn parry_intersects(cases: &[Case]) -> Vec<Answer> {
 }
 
 fn parry_distance(cases: &[Case]) -> Vec<Answer> {
-    parry_each(cases, |p| {
+    parry_each(cases, |_, p| {
         match parry3d::query::distance(&p.pa, &*p.a, &p.pb, &*p.b) {
             // parry's distance query gives no points; the judge certifies the
             // reference's answer instead when the two differ.
@@ -392,9 +483,9 @@ fn parry_distance(cases: &[Case]) -> Vec<Answer> {
     })
 }
 
-fn parry_contact(cases: &[Case]) -> Vec<Answer> {
-    parry_each(cases, |p| {
-        match parry3d::query::contact(&p.pa, &*p.a, &p.pb, &*p.b, 0.0) {
+fn parry_contact_at(cases: &[Case], query: Query) -> Vec<Answer> {
+    parry_each(cases, |c, p| {
+        match parry3d::query::contact(&p.pa, &*p.a, &p.pb, &*p.b, query.prediction(c)) {
             Ok(c) => Answer::Contact(c.map(|c| ContactAnswer {
                 depth: -c.dist,
                 normal: c.normal1,
@@ -404,4 +495,12 @@ fn parry_contact(cases: &[Case]) -> Vec<Answer> {
             Err(e) => Answer::Failed(format!("parry: {e:?}")),
         }
     })
+}
+
+fn parry_contact(cases: &[Case]) -> Vec<Answer> {
+    parry_contact_at(cases, Query::Contact)
+}
+
+fn parry_speculative(cases: &[Case]) -> Vec<Answer> {
+    parry_contact_at(cases, Query::Speculative)
 }
