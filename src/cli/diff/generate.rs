@@ -5,7 +5,7 @@
 //! again from its seed and index. Index `i` takes combination `i mod C` of
 //! (kind pair, regime, scale), so every combination is visited evenly.
 
-use gjk_core::glam::Vec3;
+use gjk_core::glam::{Quat, Vec3};
 use gjk_core::{
     Capsule, Cone, ConvexHull, Cuboid, Cylinder, Pose, Rounded, Shape, ShapeError, ShapeKind,
     Sphere, SupportMap,
@@ -50,11 +50,16 @@ pub enum Regime {
     /// Sizes at the edge of what the constructors accept: zero-height capsules,
     /// millionth-thin boxes and cylinders, nearly flat hulls, specks.
     Degenerate,
+    /// Shapes a hundred to ten thousand times as long as they are wide, side by
+    /// side and parallel within two degrees or crossing at any angle, a thousandth
+    /// of a width to ten widths apart: the f32 GJK's hardest regime, where it
+    /// stalls with the gap open.
+    Long,
 }
 
 impl Regime {
     /// Every regime.
-    pub const ALL: [Regime; 7] = [
+    pub const ALL: [Regime; 8] = [
         Regime::Random,
         Regime::Touching,
         Regime::Deep,
@@ -62,6 +67,7 @@ impl Regime {
         Regime::Thin,
         Regime::Far,
         Regime::Degenerate,
+        Regime::Long,
     ];
 
     /// The regime's name.
@@ -74,6 +80,7 @@ impl Regime {
             Regime::Thin => "thin",
             Regime::Far => "far",
             Regime::Degenerate => "degenerate",
+            Regime::Long => "long",
         }
     }
 }
@@ -84,6 +91,8 @@ enum Style {
     Normal,
     Thin,
     Degenerate,
+    /// Long along local z (spheres stay round).
+    Long,
 }
 
 /// A campaign's case stream.
@@ -118,6 +127,7 @@ impl Generator {
         let style = match regime {
             Regime::Thin => Style::Thin,
             Regime::Degenerate => Style::Degenerate,
+            Regime::Long => Style::Long,
             _ => Style::Normal,
         };
         let a = shape(&mut rng, ka, style)?;
@@ -195,8 +205,9 @@ fn shape(rng: &mut ChaCha8Rng, kind: ShapeKind, style: Style) -> Result<Shape, S
     let size = rng.random_range(0.5..2.0);
     let other = rng.random_range(0.3..1.5);
     let needle = rng.random_bool(0.5);
+    let length = size * log_uniform(rng, 100.0, 10_000.0);
     Ok(match (kind, style) {
-        (ShapeKind::Sphere, Style::Normal) => Sphere::new(size)?.into(),
+        (ShapeKind::Sphere, Style::Normal | Style::Long) => Sphere::new(size)?.into(),
         (ShapeKind::Sphere, Style::Thin) => Sphere::new(thin)?.into(),
         (ShapeKind::Sphere, Style::Degenerate) => Sphere::new(speck)?.into(),
         (ShapeKind::Cuboid, Style::Normal) => {
@@ -211,6 +222,11 @@ fn shape(rng: &mut ChaCha8Rng, kind: ShapeKind, style: Style) -> Result<Shape, S
             };
             Cuboid::new(h)?.into()
         }
+        (ShapeKind::Cuboid, Style::Long) => Cuboid::new(Vec3::new(size, other, length))?.into(),
+        (ShapeKind::Capsule, Style::Long) => Capsule::new(length, size)?.into(),
+        (ShapeKind::Cylinder, Style::Long) => Cylinder::new(length, size)?.into(),
+        (ShapeKind::Cone, Style::Long) => Cone::new(length, size)?.into(),
+        (ShapeKind::ConvexHull, Style::Long) => hull(rng, Vec3::new(1.0, 1.0, length / size))?,
         (ShapeKind::Capsule, Style::Normal) => Capsule::new(size, other * 0.5)?.into(),
         (ShapeKind::Capsule, Style::Thin) => Capsule::new(size, thin)?.into(),
         (ShapeKind::Capsule, Style::Degenerate) => Capsule::new(0.0, other)?.into(),
@@ -243,7 +259,7 @@ fn shape(rng: &mut ChaCha8Rng, kind: ShapeKind, style: Style) -> Result<Shape, S
             ][rng.random_range(0..6)];
             let inner = shape(rng, inner_kind, style)?;
             let radius = match style {
-                Style::Normal => rng.random_range(0.05..0.4),
+                Style::Normal | Style::Long => rng.random_range(0.05..0.4),
                 Style::Thin => thin,
                 Style::Degenerate => speck,
             };
@@ -284,8 +300,40 @@ fn place(rng: &mut ChaCha8Rng, a: &Shape, b: &Shape, regime: Regime) -> (Pose, P
             let d = gjk_core::distance(a, &pose_a, b, &far);
             Pose::new(far.rotation(), far.translation() - d.distance * d.normal).unwrap_or(far)
         }
+        Regime::Long => beside(rng, a, &pose_a, b),
     };
     (pose_a, pose_b)
+}
+
+/// B laid beside A: turned from A's pose by at most two degrees (or, half the
+/// time, by any angle), its centre shifted along A's long axis (local z) by up to
+/// a third of A's reach and put clear of A across it, then moved along gjk-core's
+/// normal to a gap of a thousandth of a width to ten widths. Where gjk-core's own
+/// answer is off, the gap is too; the case stays valid.
+fn beside(rng: &mut ChaCha8Rng, a: &Shape, pose_a: &Pose, b: &Shape) -> Pose {
+    let half_width = |s: &Shape| s.support(Vec3::X).x.max(s.support(Vec3::Y).y);
+    let most = if rng.random_bool(0.5) {
+        2f32.to_radians()
+    } else {
+        std::f32::consts::FRAC_PI_2
+    };
+    let angle = rng.random_range(0.0..most);
+    let turn = Quat::from_axis_angle(random_unit(rng), angle);
+    let rotation = (pose_a.rotation() * turn).normalize();
+    let across = {
+        let u = random_unit(rng);
+        Vec3::new(u.x, u.y, 0.0).normalize_or(Vec3::X)
+    };
+    // B's ends swing out by its reach times the sine of the turn.
+    let clear = 2.0 * (half_width(a) + half_width(b) + b.bounding_radius() * angle.sin());
+    let along = rng.random_range(-0.3..0.3) * a.bounding_radius();
+    let start = pose_a.transform_point(across * clear + Vec3::Z * along);
+    let Ok(far) = Pose::new(rotation, start) else {
+        return *pose_a;
+    };
+    let d = gjk_core::distance(a, pose_a, b, &far);
+    let gap = half_width(a).min(half_width(b)) * log_uniform(rng, 1e-3, 10.0);
+    Pose::new(rotation, start - (d.distance - gap) * d.normal).unwrap_or(far)
 }
 
 #[cfg(test)]
