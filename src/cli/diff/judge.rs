@@ -495,3 +495,125 @@ pub fn judge_expected(
         error: 0.0,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gjk_core::{Cuboid, Pose, Sphere};
+
+    /// A unit box at the origin and a ball of radius 0.5 centred at `x` on the x
+    /// axis: overlapping by `1.5 - x`, or `x - 1.5` apart.
+    fn ball_by_box(x: f32) -> Case {
+        Case {
+            name: None,
+            a: Cuboid::new(Vec3::ONE).unwrap().into(),
+            pose_a: Pose::IDENTITY,
+            b: Sphere::new(0.5).unwrap().into(),
+            pose_b: Pose::new(gjk_core::glam::Quat::IDENTITY, Vec3::X * x).unwrap(),
+            expected: None,
+            origin: None,
+            finding: None,
+        }
+    }
+
+    fn verdict(case: &Case, query: Query, reference: &Answer, other: &Answer) -> Verdict {
+        let e = Evidence::new(case, Tolerances::DEFAULT);
+        judge(&e, query, reference, other, Role::Ours).verdict
+    }
+
+    fn core_contact(case: &Case, query: Query) -> Answer {
+        let c = gjk_core::contact(
+            &case.a,
+            &case.pose_a,
+            &case.b,
+            &case.pose_b,
+            query.prediction(case),
+        );
+        Answer::Contact(c.map(|k| ContactAnswer {
+            depth: k.depth,
+            normal: k.normal,
+            point_a: k.point_a,
+            point_b: k.point_b,
+        }))
+    }
+
+    #[test]
+    fn a_missing_contact_on_a_deep_overlap_is_not_in_band() {
+        let deep = ball_by_box(1.0);
+        let missing = Answer::Contact(None);
+        for query in [Query::Contact, Query::Speculative] {
+            let reference = core_contact(&deep, query);
+            assert_eq!(
+                verdict(&deep, query, &reference, &missing),
+                Verdict::Disagree
+            );
+            assert_eq!(
+                verdict(&deep, query, &missing, &reference),
+                Verdict::ReferenceRefuted
+            );
+        }
+        let yes = Answer::Intersects { intersecting: true };
+        let no = Answer::Intersects {
+            intersecting: false,
+        };
+        assert_eq!(
+            verdict(&deep, Query::Intersects, &yes, &no),
+            Verdict::Disagree
+        );
+        // Touching: whether they touch is rounding's call.
+        let touching = ball_by_box(1.5);
+        assert_eq!(
+            verdict(&touching, Query::Intersects, &yes, &no),
+            Verdict::InBand
+        );
+        let reference = core_contact(&touching, Query::Contact);
+        assert_eq!(
+            verdict(
+                &touching,
+                Query::Contact,
+                &reference,
+                &Answer::Contact(None)
+            ),
+            Verdict::InBand
+        );
+    }
+
+    #[test]
+    fn a_speculative_contact_is_due_within_the_prediction_only() {
+        // The pair's scale is sqrt(3) + 0.5: the prediction is 0.5.
+        let near = ball_by_box(1.8);
+        assert_eq!(Query::Speculative.prediction(&near), 0.5);
+        assert_eq!(Query::Contact.prediction(&near), 0.0);
+        let reference = core_contact(&near, Query::Speculative);
+        let Answer::Contact(Some(c)) = reference else {
+            panic!("a contact 0.3 apart within 0.5: {reference:?}")
+        };
+        assert!((c.depth + 0.3).abs() < 1e-6, "{c:?}");
+        let missing = Answer::Contact(None);
+        assert_eq!(
+            verdict(&near, Query::Speculative, &reference, &missing),
+            Verdict::Disagree
+        );
+        // A gap 0.01 too wide fails; so does a normal 0.1 rad off.
+        for (depth, normal) in [
+            (c.depth - 1e-2, c.normal),
+            (c.depth, (c.normal + Vec3::Y * 0.1).normalize()),
+        ] {
+            let off = Answer::Contact(Some(ContactAnswer { depth, normal, ..c }));
+            assert!(
+                verdict(&near, Query::Speculative, &reference, &off).fails(),
+                "{depth} {normal}"
+            );
+        }
+        // At the prediction's edge, a missing contact is rounding's call.
+        let edge = ball_by_box(2.0);
+        let reference = core_contact(&edge, Query::Speculative);
+        assert_eq!(
+            verdict(&edge, Query::Speculative, &reference, &missing),
+            Verdict::InBand
+        );
+        // Beyond it, none is due.
+        let far = ball_by_box(2.2);
+        assert_eq!(core_contact(&far, Query::Speculative), missing);
+    }
+}
