@@ -198,6 +198,21 @@ pub const STALL_RECHECK_X8: f32 = 1e-2;
 /// long; ordinary rounding stalls close the gap far below this.
 pub const STALL_OPEN_GAP_X8: f32 = 1e-5;
 
+/// A wide GJK lane whose cores are apart, and whose witnesses' difference
+/// `core_a - core_b` lies farther than this many f32 ulps of the pair's scale
+/// from the `v` its simplex solve gave, is answered again by gjk-core (gjk-simd
+/// only). Both come from one simplex and differ by the rounding of a few sums of
+/// products, under two ulps of the scale on 999 apart pairs in 1,000 of the
+/// differential harness's regimes; they part by far more where the simplex is a
+/// sliver (a needle hull beside a thin cylinder, 9 long and 0.003 wide): there
+/// the f32 face normal, and so `v`, is off, and the distance came back a quarter
+/// of the true 1.2e-4, 149 ulps of the scale away, while the loop reported
+/// convergence. Sixty-four ulps (7.6e-6 of the scale) stays under the 1e-5 of
+/// the scale that the harness resolves, and sends about one apart lane in 7,000
+/// of its regimes, and one in 1,100 of long shapes side by side or crossing
+/// (`widephase diff --regimes long`), to gjk-core.
+pub const WITNESS_DRIFT_ULPS_X8: f32 = 64.0;
+
 /// The wide GJK distance keeps the f32 barycentric weights of a tetrahedron that
 /// encloses the origin when the witnesses they give on A and B lie within this
 /// many f32 ulps of the tetrahedron's vertices' magnitude of each other

@@ -421,3 +421,69 @@ fn speculative_contacts_of_long_boxes() {
     }
     assert!(apart > n, "the scenes hold apart pairs: {apart}");
 }
+
+/// Needle hulls (four to eight points, about 9 long and 0.003 wide) beside thin
+/// cylinders (1.6 long, radius 0.0014), at any angle, 1e-5 to 1e-3 apart: the
+/// wide distance and speculative contact are gjk-core's within 1e-3 relative
+/// plus 1e-5 of the pair's scale. The simplex of such a pair can be a sliver
+/// whose f32 face normal is off: the wide loop converged on a `v` a quarter of
+/// the true 1.2e-4 while its witnesses stood the true distance apart.
+#[test]
+fn needle_hulls_beside_thin_cylinders() {
+    let seed = 0x5e_ed1e;
+    let mut rng = rng(seed);
+    let n = 4_000;
+    let (mut sa, mut pa, mut sb, mut pb) = (vec![], vec![], vec![], vec![]);
+    for _ in 0..n {
+        let a: Shape = Cylinder::new(
+            rng.random_range(0.5f32..1.0),
+            rng.random_range(0.001f32..0.002),
+        )
+        .unwrap()
+        .into();
+        let points: Vec<Vec3> = (0..rng.random_range(4..=8))
+            .map(|_| {
+                Vec3::new(
+                    rng.random_range(-0.0015f32..0.0015),
+                    rng.random_range(-0.0015f32..0.0015),
+                    rng.random_range(-5.0f32..5.0),
+                )
+            })
+            .collect();
+        let Ok(hull) = ConvexHull::from_points(&points) else {
+            continue;
+        };
+        let b: Shape = hull.into();
+        let pose_a = Pose::new(rotation(&mut rng), Vec3::ZERO).unwrap();
+        // B far off along a random direction, then moved back along gjk-core's
+        // normal to the wanted gap.
+        let far = Pose::new(rotation(&mut rng), unit_vector(&mut rng) * 20.0).unwrap();
+        let d = distance(&a, &pose_a, &b, &far);
+        let gap = 10f32.powf(rng.random_range(-5.0..-3.0));
+        let t = far.translation() - (d.distance - gap) * d.normal;
+        pb.push(Pose::new(far.rotation(), t).unwrap());
+        pa.push(pose_a);
+        sa.push(a);
+        sb.push(b);
+    }
+    let n = sa.len();
+    assert!(n > 3_000, "the hull builder took most needles: {n}");
+    for options in SHORTCUTS {
+        let wide = distance_batch_with(&sa, &pa, &sb, &pb, options).unwrap();
+        let contacts = contact_batch_with(&sa, &pa, &sb, &pb, 0.01, options).unwrap();
+        for i in 0..n {
+            let core = distance(&sa[i], &pa[i], &sb[i], &pb[i]);
+            let scale = sa[i].bounding_radius() + sb[i].bounding_radius();
+            let tol = 1e-3 * core.distance + 1e-5 * scale;
+            let msg = format!(
+                "seed {seed:#x} pair {i} ({options:?}): {:?} at {:?}, {:?} at {:?}\n  core {core:?}\n  wide {:?}\n  contact {:?}",
+                sa[i], pa[i], sb[i], pb[i], wide[i], contacts[i]
+            );
+            assert!((wide[i].distance - core.distance).abs() <= tol, "{msg}");
+            if core.distance > 0.0 {
+                let c = contacts[i].unwrap_or_else(|| panic!("no contact within 0.01: {msg}"));
+                assert!((-c.depth - core.distance).abs() <= tol, "{msg}");
+            }
+        }
+    }
+}

@@ -18,7 +18,7 @@
 
 use gjk_core::tolerance::{
     ENCLOSED_WITNESS_ULPS_X8, GJK_GAP_FLOOR, GJK_MAX_ITERATIONS, GJK_RELATIVE_GAP,
-    STALL_OPEN_GAP_X8, STALL_RECHECK_X8, TOUCH_TOLERANCE,
+    STALL_OPEN_GAP_X8, STALL_RECHECK_X8, TOUCH_TOLERANCE, WITNESS_DRIFT_ULPS_X8,
 };
 use gjk_core::{Pose, Status};
 use glam::{DVec3, Vec3};
@@ -426,29 +426,33 @@ pub fn distance_x8<A: SupportMapX8, B: SupportMapX8>(
         gjk.iterations,
         gjk.status,
     );
-    let recheck = valid & stalled_unresolved(&gjk, scale);
+    let recheck = valid & unresolved(&gjk, scale);
     if recheck.any() {
         distance_on_lanes(&mut out, a, pose_a, b, pose_b, recheck);
     }
     out
 }
 
-/// Lanes whose loop stalled in f32 short of an answer, which gjk-core answers
-/// again: those with the cores within [`STALL_RECHECK_X8`] of the pair's
-/// `scale`, and those whose duality gap was still open (see
-/// [`STALL_OPEN_GAP_X8`]).
+/// Lanes the f32 loop left short of an answer, which gjk-core answers again:
+/// loops that stalled with the cores within [`STALL_RECHECK_X8`] of the pair's
+/// `scale` or with their duality gap still open (see [`STALL_OPEN_GAP_X8`]), and
+/// apart lanes whose witnesses drifted from `v` (see [`WITNESS_DRIFT_ULPS_X8`]).
 #[inline(always)]
-fn stalled_unresolved(gjk: &CoresGjk, scale: f32x8) -> MaskX8 {
+fn unresolved(gjk: &CoresGjk, scale: f32x8) -> MaskX8 {
     let near_contact = gjk
         .cores
         .core_distance
         .le(f32x8::splat(STALL_RECHECK_X8) * scale);
-    gjk.stalled & (near_contact | gjk.stalled_open)
+    let drifted = gjk
+        .witness_drift
+        .gt(f32x8::splat(WITNESS_DRIFT_ULPS_X8 * f32::EPSILON) * scale);
+    let stalled_short = gjk.stalled & (near_contact | gjk.stalled_open);
+    stalled_short | drifted.and_not(gjk.cores_overlap)
 }
 
 /// gjk-core's distance for the lanes of `lanes`, written over theirs in `out`
 /// (a cold path: lanes the f32 loop could not finish, see
-/// [`stalled_unresolved`]).
+/// [`unresolved`]).
 #[cold]
 fn distance_on_lanes<A: SupportMapX8, B: SupportMapX8>(
     out: &mut DistanceX8,
@@ -505,6 +509,9 @@ pub(crate) struct CoresGjk {
     pub stalled: MaskX8,
     /// Stalled lanes whose duality gap was still open.
     pub stalled_open: MaskX8,
+    /// How far the witnesses' difference `core_a - core_b` lies from `v` (both
+    /// come from the simplex; they part where its f32 solve is ill-conditioned).
+    pub witness_drift: f32x8,
     /// Support evaluations per lane.
     pub iterations: f32x8,
     /// How each lane's loop ended.
@@ -515,12 +522,12 @@ pub(crate) struct CoresGjk {
 
 impl CoresGjk {
     /// Lanes whose closest points a contact cannot take its normal from: cores
-    /// that overlap (no separating direction) and loops that stalled short of an
-    /// answer ([`stalled_unresolved`]). The contact query measures them otherwise
+    /// that overlap (no separating direction) and lanes the f32 loop left short
+    /// of an answer ([`unresolved`]). The contact query measures them otherwise
     /// (EPA or gjk-core).
     #[inline(always)]
     pub(crate) fn without_closest_points(&self, scale: f32x8) -> MaskX8 {
-        self.cores_overlap | stalled_unresolved(self, scale)
+        self.cores_overlap | unresolved(self, scale)
     }
 }
 
@@ -546,6 +553,7 @@ pub(crate) fn closest_cores<A: SupportMapX8, B: SupportMapX8>(
 
     let unscale = f32x8::ONE / s;
     let core_distance = out.cores_overlap.select(zero, out.v.length() * unscale);
+    let witness_drift = (core_a - core_b - out.v).length() * unscale;
     let cores = CoreClosest {
         core_a: core_a * unscale,
         core_b: core_b * unscale,
@@ -562,6 +570,7 @@ pub(crate) fn closest_cores<A: SupportMapX8, B: SupportMapX8>(
     };
     CoresGjk {
         enclosure,
+        witness_drift,
         cores,
         cores_overlap: out.cores_overlap,
         stalled: out.stalled,
