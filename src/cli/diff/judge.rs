@@ -324,45 +324,36 @@ pub fn judge(
         },
         error,
     };
+    let in_band = Judgement {
+        verdict: Verdict::InBand,
+        error: 0.0,
+    };
+    // Each answer checked on its own, when the two differ beyond the bounds.
+    let both_checked = |error: f64| {
+        differ(
+            certified(e, query, reference),
+            certified(e, query, other),
+            error,
+        )
+    };
     let scale = f64::from(e.case.scale());
     match (reference, other) {
         (Answer::Intersects { intersecting: r }, Answer::Intersects { intersecting: x }) => {
             if r == x {
                 agree(0.0)
             } else if e.near_touching() {
-                Judgement {
-                    verdict: Verdict::InBand,
-                    error: 0.0,
-                }
+                in_band
             } else {
-                let truth = e.truth();
-                differ(truth == Some(*r), truth == Some(*x), 0.0)
+                both_checked(0.0)
             }
         }
-        (
-            Answer::Distance {
-                distance: r,
-                point_a: ra,
-                point_b: rb,
-                normal: rn,
-            },
-            Answer::Distance {
-                distance: x,
-                point_a: xa,
-                point_b: xb,
-                normal: xn,
-            },
-        ) => {
+        (Answer::Distance { distance: r, .. }, Answer::Distance { distance: x, .. }) => {
             let error = f64::from((r - x).abs()) / scale;
             let bound = e.resolution() + e.tol.distance_relative * r.abs();
             if (r - x).abs() <= bound {
                 agree(error)
             } else {
-                differ(
-                    e.distance_certified(*r, *ra, *rb, *rn),
-                    e.distance_certified(*x, *xa, *xb, *xn),
-                    error,
-                )
+                both_checked(error)
             }
         }
         (Answer::Contact(r), Answer::Contact(x)) => {
@@ -375,10 +366,7 @@ pub fn judge(
         (r, Answer::Failed(_)) if role == Role::Independent => {
             let presence = matches!(r, Answer::Intersects { .. } | Answer::Contact(_));
             if presence && e.near_distance(query.prediction(e.case)) {
-                Judgement {
-                    verdict: Verdict::InBand,
-                    error: 0.0,
-                }
+                in_band
             } else {
                 differ(certified(e, query, r), false, f64::INFINITY)
             }

@@ -362,7 +362,7 @@ pub(crate) fn finish_contact(
     let invalid = !valid;
     let nan = f32x8::splat(f32::NAN);
     let nan3 = Vec3X8::splat(Vec3::NAN);
-    let depth_is_nan = !local.depth.finite();
+    let depth_not_finite = !local.depth.finite();
     let (normal, point_a, point_b) = (
         rotate(local.normal),
         world(local.point_a),
@@ -370,7 +370,7 @@ pub(crate) fn finish_contact(
     );
     // A contact the arithmetic spoiled (an overflow in a kernel on shapes near
     // the size limit) must not pass for a converged one: it is flagged instead.
-    let finite = !depth_is_nan & normal.finite() & point_a.finite() & point_b.finite();
+    let finite = !depth_not_finite & normal.finite() & point_a.finite() & point_b.finite();
     let spoiled = (local.in_contact & valid).and_not(finite).bitmask();
     let mut status = local.status;
     for (k, s) in status.iter_mut().enumerate() {
@@ -381,7 +381,7 @@ pub(crate) fn finish_contact(
     ContactX8 {
         in_contact: local.in_contact | invalid,
         depth: invalid.select(nan, local.depth),
-        normal: (invalid | depth_is_nan).select(nan3, normal),
+        normal: (invalid | depth_not_finite).select(nan3, normal),
         point_a: invalid.select(nan3, point_a),
         point_b: invalid.select(nan3, point_b),
         iterations: iteration_counts(local.iterations),
