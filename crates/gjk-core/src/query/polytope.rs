@@ -110,6 +110,11 @@ pub struct Polytope {
     removed: Vec<usize>,
     horizon: Vec<(usize, usize, usize)>,
     added: Vec<Face>,
+    /// For each horizon edge, the edge that follows it around the loop.
+    following: Vec<usize>,
+    /// By vertex: the horizon edge that starts there, or `usize::MAX` (kept all
+    /// `usize::MAX` between steps).
+    edge_from: Vec<usize>,
 }
 
 /// EPA's stopping gap at depth `depth`: relative, plus the touch floor.
@@ -192,7 +197,7 @@ impl Polytope {
         if gap <= tolerance(face.distance, touch) {
             return Ok(Step::Converged);
         }
-        if self.verts.iter().any(|v| v.w.distance(p.w) <= touch) {
+        if self.has_vertex_within(p.w, touch) {
             // The support point is a vertex already: rounding has stalled the
             // expansion short of the tolerance.
             return Err(Refusal::Degenerate);
@@ -217,7 +222,7 @@ impl Polytope {
         let new_vertex = self.verts.len();
         self.verts.push(p);
         self.added.clear();
-        let mut sound = is_one_loop(&self.horizon);
+        let mut sound = self.chain_horizon();
         for &(a, b, outside) in &self.horizon {
             match make_face(&self.verts, [a, b, new_vertex]) {
                 Some(mut f) if sound && f.distance >= floor => {
@@ -283,29 +288,87 @@ impl Polytope {
         horizon.clear();
         faces[seed].alive = false;
         removed.push(seed);
+        let (p_abs, p64) = (p.abs(), p.as_dvec3());
         // Each face is pushed at most once (it is marked removed when pushed).
         let mut next = 0;
         while next < removed.len() {
             let fi = removed[next];
             next += 1;
+            let (fv, fadj) = (faces[fi].v, faces[fi].adj);
             for k in 0..3 {
-                let nb = faces[fi].adj[k];
-                if !faces[nb].alive {
+                let nb = fadj[k];
+                let g = &faces[nb];
+                if !g.alive {
                     continue;
                 }
-                let g = faces[nb];
                 let v0 = self.verts[g.v[0]].w;
                 let slack = EPA_COPLANAR_ULPS
                     * f64::EPSILON
-                    * f64::from(p.abs().max(v0.abs()).max_element());
-                if g.normal.dot(p.as_dvec3() - v0.as_dvec3()) > -slack {
+                    * f64::from(p_abs.max(v0.abs()).max_element());
+                if g.normal.dot(p64 - v0.as_dvec3()) > -slack {
                     faces[nb].alive = false;
                     removed.push(nb);
                 } else {
-                    horizon.push((faces[fi].v[k], faces[fi].v[(k + 1) % 3], nb));
+                    horizon.push((fv[k], fv[(k + 1) % 3], nb));
                 }
             }
         }
+    }
+
+    /// Whether the horizon edges chain into one closed loop (no two start at one
+    /// vertex, and following each edge's end to the edge starting there comes
+    /// back to the first after all of them), which the stitching relies on; on
+    /// success `following` holds each edge's successor. Rounding can break the
+    /// loop when a barely visible face is carved; the step is then refused.
+    fn chain_horizon(&mut self) -> bool {
+        let (horizon, edge_from) = (&self.horizon, &mut self.edge_from);
+        if edge_from.len() < self.verts.len() {
+            edge_from.resize(self.verts.len(), usize::MAX);
+        }
+        let mut distinct = true;
+        for (i, &(a, _, _)) in horizon.iter().enumerate() {
+            distinct &= edge_from[a] == usize::MAX;
+            edge_from[a] = i;
+        }
+        self.following.clear();
+        self.following
+            .extend(horizon.iter().map(|&(_, b, _)| edge_from[b]));
+        for &(a, _, _) in horizon {
+            edge_from[a] = usize::MAX;
+        }
+        if !distinct || horizon.is_empty() {
+            return false;
+        }
+        // No two edges share a start, so the walk from the first edge either
+        // breaks off, runs into a cycle without it (caught by the count), or
+        // closes: one loop exactly when it closes after every edge.
+        let (mut at, mut steps) = (0, 0);
+        loop {
+            at = self.following[at];
+            steps += 1;
+            if at == usize::MAX || steps > horizon.len() {
+                return false;
+            }
+            if at == 0 {
+                return steps == horizon.len();
+            }
+        }
+    }
+
+    /// Whether a vertex lies within `touch` of `p` (`distance <= touch`, rounded
+    /// as f32). The squared distances are screened against a bound in f64 that
+    /// every such vertex meets (an f32 square root at most `touch` comes from a
+    /// square at most `touch^2 (1 + 2^-23)`), so that the root is taken only
+    /// for the rare vertex near the bound and the answer is the same.
+    fn has_vertex_within(&self, p: Vec3, touch: f32) -> bool {
+        let bound = {
+            let t = f64::from(touch) * (1.0 + f64::from(f32::EPSILON));
+            t * t
+        };
+        self.verts.iter().any(|v| {
+            let d2 = v.w.distance_squared(p);
+            f64::from(d2) <= bound && d2.sqrt() <= touch
+        })
     }
 
     /// Brings back the faces a refused step removed.
@@ -333,13 +396,12 @@ impl Polytope {
         for _ in 0..self.horizon.len() {
             slots.push(slot_of(&mut self.free));
         }
-        let horizon = &self.horizon;
-        for (i, &(a, b, outside)) in horizon.iter().enumerate() {
-            // `is_one_loop` has checked that each of these exists exactly once.
-            let after = horizon.iter().position(|&(s, _, _)| s == b).unwrap_or(i);
-            let before = horizon.iter().position(|&(_, e, _)| e == a).unwrap_or(i);
+        // `chain_horizon` has checked that the edges form one loop.
+        for (i, &after) in self.following.iter().enumerate() {
             self.added[i].adj[1] = slots[after];
-            self.added[i].adj[2] = slots[before];
+            self.added[after].adj[2] = slots[i];
+        }
+        for (i, &(a, b, outside)) in self.horizon.iter().enumerate() {
             let kept = &mut self.faces[outside];
             for k in 0..3 {
                 if kept.v[k] == b && kept.v[(k + 1) % 3] == a {
@@ -390,23 +452,3 @@ fn make_face(verts: &[SupportPoint], v: [usize; 3]) -> Option<Face> {
     })
 }
 
-/// Whether the horizon edges chain into one closed loop (each edge's end starts
-/// exactly one edge), which the stitching relies on. Rounding can break it when a
-/// barely visible face is carved; the step is then refused.
-fn is_one_loop(horizon: &[(usize, usize, usize)]) -> bool {
-    let Some(&(start, _, _)) = horizon.first() else {
-        return false;
-    };
-    let mut at = start;
-    for steps in 1..=horizon.len() {
-        let mut next = horizon.iter().filter(|&&(a, _, _)| a == at);
-        match (next.next(), next.next()) {
-            (Some(&(_, b, _)), None) => at = b,
-            _ => return false,
-        }
-        if at == start {
-            return steps == horizon.len();
-        }
-    }
-    false
-}
