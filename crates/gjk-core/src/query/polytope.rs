@@ -146,7 +146,7 @@ impl Polytope {
         // from the fourth vertex. A negative volume swaps two vertices.
         let (b, c) = if volume > 0.0 { (1, 2) } else { (2, 1) };
         for tri in [[0, c, b], [0, b, 3], [0, 3, c], [b, c, 3]] {
-            let face = make_face(&self.verts, tri).ok_or(StartRefusal::Flat)?;
+            let face = make_face(&self.verts, tri, usize::MAX).ok_or(StartRefusal::Flat)?;
             self.faces.push(face);
         }
         self.link_tetrahedron();
@@ -224,11 +224,8 @@ impl Polytope {
         self.added.clear();
         let mut sound = self.chain_horizon();
         for &(a, b, outside) in &self.horizon {
-            match make_face(&self.verts, [a, b, new_vertex]) {
-                Some(mut f) if sound && f.distance >= floor => {
-                    f.adj[0] = outside;
-                    self.added.push(f);
-                }
+            match make_face(&self.verts, [a, b, new_vertex], outside) {
+                Some(f) if sound && f.distance >= floor => self.added.push(f),
                 _ => {
                     sound = false;
                     break;
@@ -383,19 +380,15 @@ impl Polytope {
     /// face across their horizon edge, and to each other around the new vertex.
     fn stitch(&mut self) {
         self.free.extend_from_slice(&self.removed);
-        let mut next_new = self.faces.len();
-        let mut slot_of = |free: &mut Vec<usize>| {
-            free.pop().unwrap_or_else(|| {
-                next_new += 1;
-                next_new - 1
-            })
-        };
-        // The new faces' slots, kept in `removed` (no longer needed as such).
+        // The new faces' slots, kept in `removed` (no longer needed as such): the
+        // first `reused` are free slots, the rest fresh ones past the end, in order.
+        let reused = self.free.len().min(self.horizon.len());
         let slots = &mut self.removed;
         slots.clear();
-        for _ in 0..self.horizon.len() {
-            slots.push(slot_of(&mut self.free));
+        for _ in 0..reused {
+            slots.extend(self.free.pop());
         }
+        slots.extend(self.faces.len()..self.faces.len() + self.horizon.len() - reused);
         // `chain_horizon` has checked that the edges form one loop.
         for (i, &after) in self.following.iter().enumerate() {
             self.added[i].adj[1] = slots[after];
@@ -409,18 +402,10 @@ impl Polytope {
                 }
             }
         }
-        for (i, &slot) in slots.iter().enumerate() {
-            if slot < self.faces.len() {
-                self.faces[slot] = self.added[i];
-            }
+        for (&slot, face) in slots[..reused].iter().zip(&self.added) {
+            self.faces[slot] = *face;
         }
-        // The fresh slots were numbered in order past the end.
-        for (i, &slot) in slots.iter().enumerate() {
-            if slot >= self.faces.len() {
-                debug_assert_eq!(slot, self.faces.len());
-                self.faces.push(self.added[i]);
-            }
-        }
+        self.faces.extend_from_slice(&self.added[reused..]);
         slots.clear();
     }
 
@@ -439,7 +424,10 @@ impl Polytope {
     }
 }
 
-fn make_face(verts: &[SupportPoint], v: [usize; 3]) -> Option<Face> {
+/// The face on vertices `v`, linked across its first edge to `across` (its
+/// other links are made by the caller).
+#[inline(always)]
+fn make_face(verts: &[SupportPoint], v: [usize; 3], across: usize) -> Option<Face> {
     let [a, b, c] = v.map(|i| verts[i].w.as_dvec3());
     let n = (b - a).cross(c - a);
     let normal = n.try_normalize()?;
@@ -447,7 +435,7 @@ fn make_face(verts: &[SupportPoint], v: [usize; 3]) -> Option<Face> {
         v,
         normal,
         distance: normal.dot(a),
-        adj: [usize::MAX; 3],
+        adj: [across, usize::MAX, usize::MAX],
         alive: true,
     })
 }
