@@ -22,6 +22,8 @@
 //! before its bound met the answer. The depth is then found in the plane through
 //! the axis ([`super::epa_axial`]), where the section is a polygon.
 
+use std::cell::RefCell;
+
 use glam::{DVec3, Vec3};
 
 use super::epa_axial;
@@ -71,13 +73,31 @@ where
     if let Err(flat) = grow_to_tetrahedron(m, &mut verts, touch, &mut iterations) {
         return Some(flat);
     }
-    let mut poly = Polytope::default();
     let points = [verts[0], verts[1], verts[2], verts[3]];
-    match poly.reset(points, touch) {
-        Ok(()) => Some(expand(m, &mut poly, touch, iterations)),
+    let start = |poly: &mut Polytope| match poly.reset(points, touch) {
+        Ok(()) => Some(expand(m, poly, touch, iterations)),
         Err(StartRefusal::Flat) => Some(degenerate(m, &verts, iterations)),
         Err(StartRefusal::OriginOutside) => None,
-    }
+    };
+    with_polytope(start)
+}
+
+thread_local! {
+    /// One polytope per thread, reused query after query: a reset keeps the
+    /// storage the last use grew, so that the polytope allocates nothing once
+    /// the thread has seen one that large.
+    static POLYTOPE: RefCell<Polytope> = RefCell::new(Polytope::default());
+}
+
+/// Runs `f` on this thread's polytope, or on a fresh one should it be in use
+/// already (a support map that itself asks for a contact) or gone (a query
+/// made while the thread shuts down).
+fn with_polytope<R>(mut f: impl FnMut(&mut Polytope) -> R) -> R {
+    POLYTOPE
+        .try_with(|cell| cell.try_borrow_mut().ok().map(|mut poly| f(&mut poly)))
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| f(&mut Polytope::default()))
 }
 
 /// The expansion loop on a closed polytope around the origin. Should it stop
