@@ -379,34 +379,36 @@ impl Polytope {
     /// the removed faces' slots and then at the end, and links them: to the kept
     /// face across their horizon edge, and to each other around the new vertex.
     fn stitch(&mut self) {
+        let h = self.horizon.len();
         self.free.extend_from_slice(&self.removed);
-        // The new faces' slots, kept in `removed` (no longer needed as such): the
-        // first `reused` are free slots, the rest fresh ones past the end, in order.
-        let reused = self.free.len().min(self.horizon.len());
+        // The new faces' slots, kept in `removed` (no longer needed as such): free
+        // slots last in, first out, then fresh ones past the end, in order.
+        let reused = self.free.len().min(h);
+        let kept_free = self.free.len() - reused;
         let slots = &mut self.removed;
         slots.clear();
-        for _ in 0..reused {
-            slots.extend(self.free.pop());
-        }
-        slots.extend(self.faces.len()..self.faces.len() + self.horizon.len() - reused);
+        slots.extend(self.free[kept_free..].iter().rev());
+        self.free.truncate(kept_free);
+        slots.extend(self.faces.len()..self.faces.len() + h - reused);
+        let (slots, added) = (&slots[..h], &mut self.added[..h]);
         // `chain_horizon` has checked that the edges form one loop.
-        for (i, &after) in self.following.iter().enumerate() {
-            self.added[i].adj[1] = slots[after];
-            self.added[after].adj[2] = slots[i];
+        for (i, &after) in self.following[..h].iter().enumerate() {
+            added[i].adj[1] = slots[after];
+            added[after].adj[2] = slots[i];
         }
-        for (i, &(a, b, outside)) in self.horizon.iter().enumerate() {
+        for (&(a, b, outside), &slot) in self.horizon.iter().zip(slots) {
             let kept = &mut self.faces[outside];
             for k in 0..3 {
                 if kept.v[k] == b && kept.v[(k + 1) % 3] == a {
-                    kept.adj[k] = slots[i];
+                    kept.adj[k] = slot;
                 }
             }
         }
-        for (&slot, face) in slots[..reused].iter().zip(&self.added) {
+        for (&slot, face) in slots[..reused].iter().zip(&*added) {
             self.faces[slot] = *face;
         }
-        self.faces.extend_from_slice(&self.added[reused..]);
-        slots.clear();
+        self.faces.extend_from_slice(&added[reused..]);
+        self.removed.clear();
     }
 
     /// Adjacency of the starting tetrahedron, by matching reversed edges (every
