@@ -126,6 +126,13 @@ pub const HULL_FLAT_ULPS: f64 = 64.0;
 /// "hull support").
 pub const HULL_HILL_CLIMB_MIN_VERTICES: usize = 16;
 
+/// Hulls whose centroid lies nearer a face plane than this fraction of their
+/// radius about it (slabs, plates) scan for their support instead of climbing:
+/// quickhull may fold a slab's sliver side faces by its construction tolerance,
+/// and hill climbing over such a mesh can stop on a local maximum (a slab 1e-5
+/// as thick as it is wide came a tenth short of its support).
+pub const HULL_CLIMB_MIN_DEPTH: f64 = 1e-2;
+
 /// Rounding slack of the bounding-ball tests ([`crate::query::bounds::ball_tests`]
 /// and its wide twin), in units of `f32::EPSILON` times the magnitudes involved:
 /// the subtraction of the centres and the squared length (relative to the

@@ -299,9 +299,8 @@ impl Polytope {
                     continue;
                 }
                 let v0 = self.verts[g.v[0]].w;
-                let slack = EPA_COPLANAR_ULPS
-                    * f64::EPSILON
-                    * f64::from(p_abs.max(v0.abs()).max_element());
+                let slack =
+                    EPA_COPLANAR_ULPS * f64::EPSILON * f64::from(p_abs.max(v0.abs()).max_element());
                 if g.normal.dot(p64 - v0.as_dvec3()) > -slack {
                     faces[nb].alive = false;
                     removed.push(nb);
@@ -441,4 +440,3 @@ fn make_face(verts: &[SupportPoint], v: [usize; 3], across: usize) -> Option<Fac
         alive: true,
     })
 }
-

@@ -10,7 +10,9 @@ use crate::feature::{Feature, FeatureId};
 use crate::math::Aabb;
 use crate::math::Pose;
 use crate::support::SupportMap;
-use crate::tolerance::{HULL_HILL_CLIMB_MIN_VERTICES, HULL_RELATIVE_TOLERANCE};
+use crate::tolerance::{
+    HULL_CLIMB_MIN_DEPTH, HULL_HILL_CLIMB_MIN_VERTICES, HULL_RELATIVE_TOLERANCE,
+};
 
 /// The convex hull of a point set: vertices, triangular faces (counter-clockwise
 /// seen from outside) and, for each vertex, its neighbours along hull edges.
@@ -50,16 +52,22 @@ fn inner_radius(vertices: &[Vec3], faces: &[[u32; 3]], bounding_radius: f32) -> 
 }
 
 /// Whether every face of the closed mesh `faces` faces away from the vertices'
-/// centroid (a point inside the hull) by more than the construction tolerance.
-/// A nearly flat solid (a slab a hundred thousandth as thick as it is wide) can
-/// come out of quickhull with sliver side faces turned inwards; hill climbing
-/// over such a mesh stopped on local maxima a few percent short of the support,
-/// so those hulls scan instead.
+/// centroid (a point inside the hull) by more than the construction tolerance,
+/// and by at least [`HULL_CLIMB_MIN_DEPTH`] of the hull's radius about the
+/// centroid. A nearly flat solid (a slab a hundred thousandth as thick as it is
+/// wide) can come out of quickhull with sliver side faces folded by its
+/// tolerance, turned inwards or not; hill climbing over such a mesh stopped on
+/// local maxima up to a tenth short of the support, so those hulls scan instead.
 fn faces_outwards(vertices: &[Vec3], faces: &[[u32; 3]], bounding_radius: f32) -> bool {
     let slack = 4.0 * HULL_RELATIVE_TOLERANCE * f64::from(bounding_radius);
     let centroid =
         vertices.iter().map(|v| v.as_dvec3()).sum::<glam::DVec3>() / vertices.len().max(1) as f64;
-    face_planes(vertices, faces).all(|(n, a)| n.dot(a - centroid) > slack)
+    let radius = vertices
+        .iter()
+        .map(|v| v.as_dvec3().distance(centroid))
+        .fold(0.0, f64::max);
+    let depth = slack.max(HULL_CLIMB_MIN_DEPTH * radius);
+    face_planes(vertices, faces).all(|(n, a)| n.dot(a - centroid) > depth)
 }
 
 /// Each face's unit normal (zero for a degenerate triangle) and first vertex, in
