@@ -153,9 +153,10 @@ impl ConvexHull {
 
     /// Whether the support hill-climbs over the vertex adjacency rather than
     /// scanning every vertex: for solid hulls of at least
-    /// [`HULL_HILL_CLIMB_MIN_VERTICES`] vertices whose every face turns away
-    /// from the hull's inside (nearly flat solids can have sliver faces turned
-    /// inwards, where climbing stops short).
+    /// [`HULL_HILL_CLIMB_MIN_VERTICES`] vertices whose every face plane lies at
+    /// least [`HULL_CLIMB_MIN_DEPTH`] of the hull's radius from its centroid
+    /// (nearly flat solids can have sliver faces folded by quickhull's
+    /// tolerance, where climbing stops short).
     #[inline]
     pub fn climbs(&self) -> bool {
         self.climb
