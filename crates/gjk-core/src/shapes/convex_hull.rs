@@ -58,7 +58,7 @@ fn inner_radius(vertices: &[Vec3], faces: &[[u32; 3]], bounding_radius: f32) -> 
 /// wide) can come out of quickhull with sliver side faces folded by its
 /// tolerance, turned inwards or not; hill climbing over such a mesh stopped on
 /// local maxima up to a tenth short of the support, so those hulls scan instead.
-fn faces_outwards(vertices: &[Vec3], faces: &[[u32; 3]], bounding_radius: f32) -> bool {
+fn deep_enough_to_climb(vertices: &[Vec3], faces: &[[u32; 3]], bounding_radius: f32) -> bool {
     let slack = 4.0 * HULL_RELATIVE_TOLERANCE * f64::from(bounding_radius);
     let centroid =
         vertices.iter().map(|v| v.as_dvec3()).sum::<glam::DVec3>() / vertices.len().max(1) as f64;
@@ -138,7 +138,7 @@ impl ConvexHull {
         let polygons = HullFaces::new(&mesh.vertices, &mesh.triangles);
         let climb = mesh.solid
             && n >= HULL_HILL_CLIMB_MIN_VERTICES
-            && faces_outwards(&mesh.vertices, &mesh.triangles, bounding_radius);
+            && deep_enough_to_climb(&mesh.vertices, &mesh.triangles, bounding_radius);
         Ok(Self {
             vertices: mesh.vertices,
             faces: mesh.triangles,
