@@ -213,6 +213,10 @@ impl Polytope {
             self.restore();
             return Err(Refusal::Full);
         }
+        if !self.chain_horizon() {
+            self.restore();
+            return Err(Refusal::Degenerate);
+        }
         // The new polytope contains the old one, so no new face may come closer
         // to the origin than the face being expanded. One that does is a sliver
         // whose normal is rounding noise (it happens near convergence on curved
@@ -222,16 +226,16 @@ impl Polytope {
         let new_vertex = self.verts.len();
         self.verts.push(p);
         self.added.clear();
-        let mut sound = self.chain_horizon();
-        for &(a, b, outside) in &self.horizon {
-            match make_face(&self.verts, [a, b, new_vertex], outside) {
-                Some(f) if sound && f.distance >= floor => self.added.push(f),
-                _ => {
-                    sound = false;
-                    break;
+        let (verts, added) = (&self.verts, &mut self.added);
+        let sound = self.horizon.iter().all(|&(a, b, outside)| {
+            match make_face(verts, [a, b, new_vertex], outside) {
+                Some(f) if f.distance >= floor => {
+                    added.push(f);
+                    true
                 }
+                _ => false,
             }
-        }
+        });
         if !sound {
             self.restore();
             self.verts.pop();
