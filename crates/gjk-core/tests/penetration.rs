@@ -12,7 +12,9 @@ use gjk_core::{
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use workloads::oracle::penetration_by_directions;
-use workloads::workload::{random_hull, random_rotation};
+use workloads::workload::{
+    BallInCylinder, ball_in_cylinder_near_a_rim, random_hull, random_rotation,
+};
 
 /// Checks a contact of overlapping shapes against the expected depth: converged,
 /// within `rel` of it, a unit normal, the witness contract, and B moved by
@@ -322,5 +324,26 @@ fn ball_centre_inside_a_cylinder() {
         );
         check_contact(&ball, &pb, &cylinder, &pc, expected, 1e-4, &msg);
         check_contact(&cylinder, &pc, &ball, &pb, expected, 1e-4, &msg);
+    }
+}
+
+/// A ball whose centre lies inside a cylinder about as far from the side as from
+/// a cap (the two depths tie within a ten-thousandth), in any orientation:
+/// probes along the section's diagonals find rim points a rounding off the
+/// section's plane, whose projections fall a hair inside the rectangle; the edge
+/// between such a point and a corner a few millionths away has a normal that is
+/// rounding noise, and it could come nearest, tilted towards the far corner. The
+/// axial EPA then grew the polygon across itself and spun to its cap, answering
+/// with the wrong side (the `widephase diff` campaign's seed 37, case 475855:
+/// 1.59097 along the axis for 1.59111 across it, on gjk-simd's lanes).
+#[test]
+fn ball_centre_inside_a_cylinder_as_near_the_side_as_a_cap() {
+    let seed = 0x71e5;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for i in 0..4000 {
+        let BallInCylinder { pair: p, depth } = ball_in_cylinder_near_a_rim(&mut rng);
+        let msg = format!("seed {seed:#x} case {i}: {p:?}");
+        check_contact(&p.a, &p.pose_a, &p.b, &p.pose_b, depth, 1e-4, &msg);
+        check_contact(&p.b, &p.pose_b, &p.a, &p.pose_a, depth, 1e-4, &msg);
     }
 }

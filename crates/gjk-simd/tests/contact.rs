@@ -24,10 +24,14 @@ mod common;
 use common::{KIND_NAMES, Pairs, hulls, pairs, rounded, shape, world_support};
 use gjk_core::glam::{Quat, Vec3};
 use gjk_core::{
-    Capsule, Contact, Cuboid, Pose, Shape, Sphere, Status, SupportMap, contact as core_contact,
+    Capsule, Contact, Cuboid, Cylinder, Pose, Shape, Sphere, Status, SupportMap,
+    contact as core_contact,
 };
 use gjk_simd::{BatchOptions, Parallelism, contact_batch, contact_batch_with};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use workloads::oracle::distance_to_shape;
+use workloads::workload::{BallInCylinder, Pair, ball_in_cylinder_near_a_rim};
 
 const SEED: u64 = 0xC0_47AC7;
 
@@ -582,5 +586,50 @@ fn agrees_with_parry() {
              {presence_band} touching pairs only one side reports",
             kind.name()
         );
+    }
+}
+
+/// A ball whose centre lies inside a cylinder as near the side as a cap, through
+/// the batch driver (which measures a point core against a solid of revolution
+/// in the axial plane, with gjk-core's axial EPA on the lane): the closed-form
+/// depth, converged, both orders. The first pair is the `widephase diff`
+/// campaign's seed 37, case 475855, which spun to EPA's cap on the lanes and
+/// answered 1.59097 along the axis for 1.59111 across it.
+#[test]
+fn ball_centre_inside_a_cylinder_as_near_the_side_as_a_cap() {
+    let campaign = BallInCylinder {
+        pair: Pair {
+            a: Sphere::new(0.68334687).unwrap().into(),
+            pose_a: Pose::new(
+                Quat::from_xyzw(-0.021682061, 0.91578716, -0.021685602, 0.4004917),
+                Vec3::ZERO,
+            )
+            .unwrap(),
+            b: Cylinder::new(0.98283213, 0.98254657).unwrap().into(),
+            pose_b: Pose::new(
+                Quat::from_xyzw(0.3490007, 0.13801722, 0.424255, -0.8241101),
+                Vec3::new(-0.04213223, 0.0108214915, 0.09473938),
+            )
+            .unwrap(),
+        },
+        // The ball's radius plus the side's distance from its centre (the caps'
+        // is 2.4e-3 more), in f64 from the poses above.
+        depth: 1.591_112_06,
+    };
+    let seed = 0x71e5;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let cases =
+        std::iter::once(campaign).chain((0..2000).map(|_| ball_in_cylinder_near_a_rim(&mut rng)));
+    for (i, BallInCylinder { pair: p, depth }) in cases.enumerate() {
+        for (a, pa, b, pb) in [
+            (&p.a, p.pose_a, &p.b, p.pose_b),
+            (&p.b, p.pose_b, &p.a, p.pose_a),
+        ] {
+            let c = one(a, pa, b, pb).unwrap_or_else(|| panic!("seed {seed:#x} case {i}: none"));
+            let msg = format!("seed {seed:#x} case {i}: {p:?}: {c:?}, expected depth {depth}");
+            assert_eq!(c.status, Status::Converged, "{msg}");
+            assert!((f64::from(c.depth) - depth).abs() <= 1e-4 * depth, "{msg}");
+            assert!((c.normal.length() - 1.0).abs() < 1e-5, "{msg}");
+        }
     }
 }

@@ -315,3 +315,45 @@ impl std::fmt::Display for Pair {
         )
     }
 }
+
+/// A ball whose centre lies inside a cylinder, both at random poses, and the
+/// closed-form depth of their contact: the ball's radius plus the centre's
+/// distance to the nearer of the cylinder's side and caps.
+#[derive(Debug, Clone)]
+pub struct BallInCylinder {
+    /// The ball (A) and the cylinder (B), posed.
+    pub pair: Pair,
+    /// The depth of the contact.
+    pub depth: f64,
+}
+
+/// A [`BallInCylinder`] whose centre lies as near the cylinder's side as a cap:
+/// the two distances equal within a ten-thousandth, either cap, anywhere around
+/// the axis, the cylinder's half-height and radius 0.3..1.5 and the pair within
+/// 2 of the origin.
+pub fn ball_in_cylinder_near_a_rim(rng: &mut impl Rng) -> BallInCylinder {
+    let (h, r) = (rng.random_range(0.3f32..1.5), rng.random_range(0.3f32..1.5));
+    let ball_radius = rng.random_range(0.1f32..2.0);
+    let side = r.min(h) * rng.random_range(0.3f32..1.0);
+    let rho = r - side;
+    let y = (h - side * (1.0 + rng.random_range(-1e-4f32..1e-4))).max(0.0);
+    let y = if rng.random() { y } else { -y };
+    let angle = rng.random_range(0.0f32..std::f32::consts::TAU);
+    let local = Vec3::new(rho * angle.cos(), y, rho * angle.sin());
+    let at = Vec3::new(
+        rng.random_range(-2.0..2.0),
+        rng.random_range(-2.0..2.0),
+        rng.random_range(-2.0..2.0),
+    );
+    let pose_b = Pose::new(random_rotation(rng), at).expect("a finite pose");
+    let pose_a =
+        Pose::new(random_rotation(rng), pose_b.transform_point(local)).expect("a finite pose");
+    let pair = Pair {
+        a: Sphere::new(ball_radius).expect("a valid ball").into(),
+        pose_a,
+        b: Cylinder::new(h, r).expect("a valid cylinder").into(),
+        pose_b,
+    };
+    let depth = f64::from(ball_radius) + f64::from((r - rho).min(h - y.abs()));
+    BallInCylinder { pair, depth }
+}

@@ -69,12 +69,13 @@ where
     };
     let touch64 = f64::from(touch);
     let mut poly: Vec<Vertex> = Vec::with_capacity(16);
-    // The four axis directions and the four diagonals, counter-clockwise. The
-    // diagonals matter: a cylinder's section is a rectangle, and along the axis
-    // or the radial direction exactly its support may be any point of the face
-    // that direction meets (the rounding of the direction in B's frame picks a
-    // corner), so the axis probes alone can find only two opposite corners and
-    // take the rectangle for a segment.
+    let mut scratch: Vec<Vertex> = Vec::with_capacity(16);
+    // The four axis directions and the four diagonals. The diagonals matter: a
+    // cylinder's section is a rectangle, and along the axis or the radial
+    // direction exactly its support may be any point of the face that direction
+    // meets (the rounding of the direction in B's frame picks a corner), so the
+    // axis probes alone can find only two opposite corners and take the
+    // rectangle for a segment.
     let diagonal = std::f64::consts::FRAC_1_SQRT_2;
     let directions = [
         DVec2::X,
@@ -86,18 +87,8 @@ where
         DVec2::NEG_Y,
         DVec2::new(diagonal, -diagonal),
     ];
-    for n in directions {
-        let v = probe(m, n);
-        if poly
-            .last()
-            .is_none_or(|last| last.at.distance(v.at) > touch64)
-        {
-            poly.push(v);
-        }
-    }
-    while poly.len() > 1 && poly[0].at.distance(poly[poly.len() - 1].at) <= touch64 {
-        poly.pop();
-    }
+    poly.extend(directions.map(|n| probe(m, n)));
+    hull(&mut poly, &mut scratch, touch64);
     let mut iterations = directions.len() as u32;
     if poly.len() < 3 || area2(&poly) <= touch64 * touch64 {
         // No area: the cores' difference is flat in the plane (two coaxial discs,
@@ -107,7 +98,7 @@ where
     }
     let mut status = Status::IterationLimit;
     while iterations < EPA_MAX_ITERATIONS {
-        let (i, n, distance) = nearest_edge(&poly);
+        let (_, n, distance) = nearest_edge(&poly);
         let v = probe(m, n);
         iterations += 1;
         // Along the edge's normal, the section reaches `v`: the gap between the
@@ -116,15 +107,72 @@ where
             status = Status::Converged;
             break;
         }
-        // Beyond the edge by more than the tolerance: a new vertex between the
-        // edge's ends.
-        poly.insert(i + 1, v);
+        // Beyond the edge by more than the tolerance: the polygon becomes the
+        // hull of its vertices and `v`, which `v` is a vertex of. Should the
+        // rounding drop it all the same, the polygon would stay as it is, and
+        // the loop stops on it rather than ask for the same point again.
+        poly.push(v);
+        hull(&mut poly, &mut scratch, touch64);
+        if !poly.iter().any(|u| u.at == v.at) {
+            status = Status::Degenerate;
+            break;
+        }
     }
     let (i, n, distance) = nearest_edge(&poly);
     let mut pen = edge_answer(&poly, i, to_space(n), distance);
     pen.iterations = iterations;
     pen.status = status;
     pen
+}
+
+/// Makes `poly` its convex hull, counter-clockwise, without collinear points
+/// or points within `touch` of another.
+///
+/// The points come from support points along the probes' directions, in the
+/// probes' order, but each carries the f32 rounding of its support point (a
+/// rim point found along a direction in the section's plane lies a rounding
+/// off it, and its projection a hair inside the section): taken in that order
+/// as they come, a point a hair inside a side between two others makes the
+/// polygon turn in, and the edge from it to a true corner a few millionths
+/// away has a normal tilted by the rounding magnified by its shortness. That
+/// edge can pass for the nearest, and the expansion then grows the polygon
+/// across itself. On the hull instead every edge's normal is one the points
+/// hold: each point lies inside every edge, so that the bounds hold, and the
+/// support beyond the nearest edge is always a new vertex.
+/// `chain` is scratch storage.
+fn hull(poly: &mut Vec<Vertex>, chain: &mut Vec<Vertex>, touch: f64) {
+    poly.sort_by(|p, q| p.at.x.total_cmp(&q.at.x).then(p.at.y.total_cmp(&q.at.y)));
+    // Andrew's monotone chain: the lower chain left to right, then the upper one
+    // right to left, each keeping a point only where it turns left.
+    chain.clear();
+    let add = |chain: &mut Vec<Vertex>, start: usize, p: Vertex| {
+        while let [.., o, a] = chain[start..] {
+            if (a.at - o.at).perp_dot(p.at - o.at) > 0.0 {
+                break;
+            }
+            chain.pop();
+        }
+        if chain[start..]
+            .last()
+            .is_none_or(|last| last.at.distance(p.at) > touch)
+        {
+            chain.push(p);
+        }
+    };
+    for &p in poly.iter() {
+        add(chain, 0, p);
+    }
+    // The lower chain's last point is the upper one's first.
+    let start = chain.len().saturating_sub(1);
+    for &p in poly.iter().rev() {
+        add(chain, start, p);
+    }
+    // And the upper chain's last the lower one's first (unless all the points
+    // are one).
+    if chain.len() > 1 {
+        chain.pop();
+    }
+    std::mem::swap(poly, chain);
 }
 
 /// Twice the polygon's signed area (positive counter-clockwise).

@@ -48,9 +48,8 @@ pub(crate) struct Minkowski<'s, A: ?Sized, B: ?Sized> {
     /// turns directions, whose rounding moves no support point off the shape).
     b_to_a: DMat3,
     a_to_b: Mat3,
-    /// B's origin in A's frame, in f64, and rounded to f32.
+    /// B's origin in A's frame, in f64.
     offset64: DVec3,
-    pub offset: Vec3,
     hint_a: u32,
     hint_b: u32,
 }
@@ -68,7 +67,6 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Minkowski<'s, A, B> {
             b_to_a,
             a_to_b: b_to_a.transpose().as_mat3(),
             offset64,
-            offset: offset64.as_vec3(),
             hint_a: 0,
             hint_b: 0,
         }
@@ -130,10 +128,16 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Minkowski<'s, A, B> {
             (CoreSymmetry::Point, CoreSymmetry::RevolutionY) => (axis_b.normalize(), 0.0),
             _ => return None,
         };
-        let off_axis = self.offset - axis * self.offset.dot(axis);
-        let radial = off_axis
+        // In f64, and made perpendicular twice: where the origin lies near the
+        // axis, the offset's part off it is a small difference of two large
+        // ones, whose rounding in one pass leaves it leaning along the axis (by
+        // thousandths of a radian once the part is a ten-thousandth of the
+        // offset), and the section's plane would not hold the axis.
+        let axis64 = axis.as_dvec3();
+        let off_axis = |v: DVec3| v - axis64 * v.dot(axis64);
+        let radial = off_axis(off_axis(self.offset64))
             .try_normalize()
-            .unwrap_or_else(|| axis.any_orthonormal_vector());
+            .map_or_else(|| axis.any_orthonormal_vector(), |r| r.as_vec3());
         Some(AxialSection { axis, radial, tilt })
     }
 
