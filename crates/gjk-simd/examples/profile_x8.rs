@@ -8,7 +8,7 @@
 //! decode AVX-512).
 //!
 //! `cargo run --release -p gjk-simd --example profile_x8 -- intersects cuboid-cuboid 200`
-//! (`distance`, `contact`; `distance-plain`, `intersects-plain`, `contact-plain`: the
+//! (`distance`, `contact`, `manifold`; `distance-plain`, `intersects-plain`, `contact-plain`: the
 //! same without the early outs; `contact-core` and `contact-parry`: gjk-core's scalar
 //! `contact` and parry3d's `query::contact` on the same pairs).
 
@@ -16,6 +16,7 @@ use gjk_core::query::bounds::ball_verdict;
 use gjk_core::{Pose, Shape};
 use gjk_simd::{
     BatchOptions, Parallelism, contact_batch_with, distance_batch_with, intersects_batch_with,
+    manifold_batch_with,
 };
 use workloads::workload::{PairKind, standard_pairs};
 
@@ -108,6 +109,16 @@ fn main() {
                 std::hint::black_box(run());
             }
             run()
+        }
+        // The contact manifolds: the wide contact, then the wide manifold stage.
+        // The count printed is the points per pair, not support evaluations.
+        "manifold" => {
+            for _ in 0..rounds {
+                let r = manifold_batch_with(&sa, &pa, &sb, &pb, 0.0, 0.0, options);
+                std::hint::black_box(r.unwrap());
+            }
+            let r = manifold_batch_with(&sa, &pa, &sb, &pb, 0.0, 0.0, options).unwrap();
+            r.iter().map(|m| m.map_or(0, |m| m.len() as u32)).collect()
         }
         "contact" => {
             for _ in 0..rounds {

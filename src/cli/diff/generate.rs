@@ -55,11 +55,17 @@ pub enum Regime {
     /// of a width to ten widths apart: the f32 GJK's hardest regime, where it
     /// stalls with the gap open.
     Long,
+    /// Shapes of no volume, with sizes exactly zero: points (balls of radius 0),
+    /// segments (capsules, cylinders and cones of radius 0), discs (cylinders and
+    /// cones of height 0), boxes flat along one to three axes, and flat,
+    /// straight and one-point hulls, bare or rounded; apart, overlapping and
+    /// concentric.
+    Zero,
 }
 
 impl Regime {
     /// Every regime.
-    pub const ALL: [Regime; 8] = [
+    pub const ALL: [Regime; 9] = [
         Regime::Random,
         Regime::Touching,
         Regime::Deep,
@@ -68,6 +74,7 @@ impl Regime {
         Regime::Far,
         Regime::Degenerate,
         Regime::Long,
+        Regime::Zero,
     ];
 
     /// The regime's name.
@@ -81,6 +88,7 @@ impl Regime {
             Regime::Far => "far",
             Regime::Degenerate => "degenerate",
             Regime::Long => "long",
+            Regime::Zero => "zero",
         }
     }
 }
@@ -93,6 +101,8 @@ enum Style {
     Degenerate,
     /// Long along local z (spheres stay round).
     Long,
+    /// No volume: some sizes exactly zero.
+    Zero,
 }
 
 /// A campaign's case stream.
@@ -128,6 +138,7 @@ impl Generator {
             Regime::Thin => Style::Thin,
             Regime::Degenerate => Style::Degenerate,
             Regime::Long => Style::Long,
+            Regime::Zero => Style::Zero,
             _ => Style::Normal,
         };
         let a = shape(&mut rng, ka, style)?;
@@ -207,6 +218,7 @@ fn shape(rng: &mut ChaCha8Rng, kind: ShapeKind, style: Style) -> Result<Shape, S
     let needle = rng.random_bool(0.5);
     let length = size * log_uniform(rng, 100.0, 10_000.0);
     Ok(match (kind, style) {
+        (_, Style::Zero) => zero_shape(rng, kind, size, other)?,
         (ShapeKind::Sphere, Style::Normal | Style::Long) => Sphere::new(size)?.into(),
         (ShapeKind::Sphere, Style::Thin) => Sphere::new(thin)?.into(),
         (ShapeKind::Sphere, Style::Degenerate) => Sphere::new(speck)?.into(),
@@ -261,9 +273,72 @@ fn shape(rng: &mut ChaCha8Rng, kind: ShapeKind, style: Style) -> Result<Shape, S
             let radius = match style {
                 Style::Normal | Style::Long => rng.random_range(0.05..0.4),
                 Style::Thin => thin,
-                Style::Degenerate => speck,
+                Style::Degenerate | Style::Zero => speck,
             };
             Rounded::new(inner, radius)?.into()
+        }
+    })
+}
+
+/// A shape of `kind` with no volume (see [`Regime::Zero`]), `size` and `other`
+/// its nonzero sizes.
+fn zero_shape(
+    rng: &mut ChaCha8Rng,
+    kind: ShapeKind,
+    size: f32,
+    other: f32,
+) -> Result<Shape, ShapeError> {
+    let flat = rng.random_range(0..3);
+    Ok(match kind {
+        ShapeKind::Sphere => Sphere::new(0.0)?.into(),
+        ShapeKind::Cuboid => {
+            // Zero along one axis (a rectangle), two (a segment) or all three (a
+            // point), the zero axes drawn at random.
+            let mut h = Vec3::new(size, other, rng.random_range(0.5..2.0));
+            let axis = rng.random_range(0..3);
+            for k in 0..=flat {
+                h[(axis + k) % 3] = 0.0;
+            }
+            Cuboid::new(h)?.into()
+        }
+        ShapeKind::Capsule => match flat {
+            0 => Capsule::new(size, 0.0)?.into(),
+            1 => Capsule::new(0.0, 0.0)?.into(),
+            _ => Capsule::new(0.0, other)?.into(),
+        },
+        ShapeKind::Cylinder | ShapeKind::Cone => {
+            let (hh, r) = if flat == 0 { (size, 0.0) } else { (0.0, other) };
+            if kind == ShapeKind::Cylinder {
+                Cylinder::new(hh, r)?.into()
+            } else {
+                Cone::new(hh, r)?.into()
+            }
+        }
+        ShapeKind::ConvexHull => {
+            // A polygon in a random plane, a segment, or one point (listed
+            // several times).
+            let n = rng.random_range(3..=16);
+            let (u, v) = (random_unit(rng), random_unit(rng));
+            let points: Vec<Vec3> = (0..n)
+                .map(|_| match flat {
+                    0 => u * rng.random_range(-size..size) + v * rng.random_range(-size..size),
+                    1 => u * rng.random_range(-size..size),
+                    _ => u * size,
+                })
+                .collect();
+            ConvexHull::from_points(&points)?.into()
+        }
+        ShapeKind::Rounded => {
+            let inner_kind = [
+                ShapeKind::Sphere,
+                ShapeKind::Cuboid,
+                ShapeKind::Capsule,
+                ShapeKind::Cylinder,
+                ShapeKind::Cone,
+                ShapeKind::ConvexHull,
+            ][rng.random_range(0..6)];
+            let inner = zero_shape(rng, inner_kind, size, other)?;
+            Rounded::new(inner, rng.random_range(0.05..0.4))?.into()
         }
     })
 }
@@ -286,6 +361,18 @@ fn place(rng: &mut ChaCha8Rng, a: &Shape, b: &Shape, regime: Regime) -> (Pose, P
         }
         Regime::Deep => {
             let t = centre_a + dir * rng.random_range(0.0..0.25) * ra.min(rb);
+            turned(rng, t)
+        }
+        // Shapes without volume touch or cross more than they overlap: half the
+        // pairs placed at random, the other half concentric within a quarter of
+        // the larger size (the smaller may be a point).
+        Regime::Zero => {
+            let reach = if rng.random_bool(0.5) {
+                1.5 * (ra + rb)
+            } else {
+                0.25 * ra.max(rb)
+            };
+            let t = centre_a + dir * rng.random_range(0.0..1.0) * reach;
             turned(rng, t)
         }
         Regime::Coincident => {
