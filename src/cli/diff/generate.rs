@@ -13,7 +13,7 @@ use gjk_core::{
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use workloads::workload::{random_rotation, random_unit};
+use workloads::workload::{SHAPE_KINDS, random_rotation, random_unit};
 
 use super::case::{Case, Origin};
 
@@ -196,6 +196,10 @@ pub fn scaled(shape: &Shape, k: f32) -> Result<Shape, ShapeError> {
     })
 }
 
+/// The kinds a rounded shape is drawn around: every kind but rounded itself,
+/// which `SHAPE_KINDS` lists last.
+const ROUNDED_INNER: &[ShapeKind] = SHAPE_KINDS.split_last().expect("kinds").1;
+
 /// A size between `lo` and `hi`, log-uniform.
 fn log_uniform(rng: &mut ChaCha8Rng, lo: f32, hi: f32) -> f32 {
     (rng.random_range(lo.ln()..hi.ln())).exp()
@@ -261,14 +265,7 @@ fn shape(rng: &mut ChaCha8Rng, kind: ShapeKind, style: Style) -> Result<Shape, S
             hull(rng, Vec3::new(1.0, 1e-5, 1.0))?
         }
         (ShapeKind::Rounded, _) => {
-            let inner_kind = [
-                ShapeKind::Sphere,
-                ShapeKind::Cuboid,
-                ShapeKind::Capsule,
-                ShapeKind::Cylinder,
-                ShapeKind::Cone,
-                ShapeKind::ConvexHull,
-            ][rng.random_range(0..6)];
+            let inner_kind = ROUNDED_INNER[rng.random_range(0..ROUNDED_INNER.len())];
             let inner = shape(rng, inner_kind, style)?;
             let radius = match style {
                 Style::Normal | Style::Long => rng.random_range(0.05..0.4),
@@ -329,14 +326,7 @@ fn zero_shape(
             ConvexHull::from_points(&points)?.into()
         }
         ShapeKind::Rounded => {
-            let inner_kind = [
-                ShapeKind::Sphere,
-                ShapeKind::Cuboid,
-                ShapeKind::Capsule,
-                ShapeKind::Cylinder,
-                ShapeKind::Cone,
-                ShapeKind::ConvexHull,
-            ][rng.random_range(0..6)];
+            let inner_kind = ROUNDED_INNER[rng.random_range(0..ROUNDED_INNER.len())];
             let inner = zero_shape(rng, inner_kind, size, other)?;
             Rounded::new(inner, rng.random_range(0.05..0.4))?.into()
         }
