@@ -86,8 +86,8 @@ pub const EPA_COPLANAR_ULPS: f64 = 64.0;
 
 /// Two edges of EPA's polygon in the axial plane whose unit normals differ by
 /// less than this (one minus their dot product) and whose distances from the
-/// origin agree to this fraction lie on one line (a support point in the
-/// middle of a flat side, such as a cap's centre): the witness is taken from
+/// origin agree to this fraction lie on one line (a support point that the
+/// rounding left a hair off a flat side's line): the witness is taken from
 /// the one the origin projects into. Far above the f64 rounding of either, far
 /// below any angle between true sides.
 pub const EPA_COLLINEAR: f64 = 1e-9;

@@ -49,9 +49,9 @@ where
     (f64::from(section.tilt) <= tolerance(f64::from(pen.depth), touch)).then_some(pen)
 }
 
-/// The polygon expansion: start from the supports along the plane's axis and
-/// diagonal directions (counter-clockwise, so the polygon is), then repeatedly push out
-/// the edge nearest the origin by the support along its outward normal.
+/// The polygon expansion: start from the hull of the supports along the plane's
+/// axis and diagonal directions, then repeatedly push out the edge nearest the
+/// origin by the support along its outward normal.
 fn expand<A, B>(m: &mut Minkowski<A, B>, section: &AxialSection, touch: f32) -> Penetration
 where
     A: SupportMap + ?Sized,
@@ -108,9 +108,10 @@ where
             break;
         }
         // Beyond the edge by more than the tolerance: the polygon becomes the
-        // hull of its vertices and `v`, which `v` is a vertex of. Should the
-        // rounding drop it all the same, the polygon would stay as it is, and
-        // the loop stops on it rather than ask for the same point again.
+        // hull of its vertices and `v`, which `v` is a vertex of (it lies
+        // outside the old hull, farther than `touch` from all of it). Should
+        // the rounding drop it all the same, the loop stops rather than ask
+        // for the same point again, and says so.
         poly.push(v);
         hull(&mut poly, &mut scratch, touch64);
         if !poly.iter().any(|u| u.at == v.at) {
@@ -126,7 +127,8 @@ where
 }
 
 /// Makes `poly` its convex hull, counter-clockwise, without collinear points
-/// or points within `touch` of another.
+/// and without two consecutive vertices within `touch` of each other (nor the
+/// last and the first). `chain` is scratch storage.
 ///
 /// The points come from support points along the probes' directions, in the
 /// probes' order, but each carries the f32 rounding of its support point (a
@@ -138,41 +140,58 @@ where
 /// edge can pass for the nearest, and the expansion then grows the polygon
 /// across itself. On the hull instead every edge's normal is one the points
 /// hold: each point lies inside every edge, so that the bounds hold, and the
-/// support beyond the nearest edge is always a new vertex.
-/// `chain` is scratch storage.
+/// support beyond the nearest edge by more than `touch` is a new vertex.
 fn hull(poly: &mut Vec<Vertex>, chain: &mut Vec<Vertex>, touch: f64) {
-    poly.sort_by(|p, q| p.at.x.total_cmp(&q.at.x).then(p.at.y.total_cmp(&q.at.y)));
+    // Lexicographic on the values: adding zero makes -0 and +0 one key.
+    let key = |v: &Vertex| (v.at.x + 0.0, v.at.y + 0.0);
+    poly.sort_unstable_by(|p, q| {
+        let ((px, py), (qx, qy)) = (key(p), key(q));
+        px.total_cmp(&qx).then(py.total_cmp(&qy))
+    });
     // Andrew's monotone chain: the lower chain left to right, then the upper one
-    // right to left, each keeping a point only where it turns left.
+    // right to left, each keeping a point only where it turns left (exact
+    // duplicates and collinear points are dropped).
     chain.clear();
-    let add = |chain: &mut Vec<Vertex>, start: usize, p: Vertex| {
-        while let [.., o, a] = chain[start..] {
-            if (a.at - o.at).perp_dot(p.at - o.at) > 0.0 {
+    let turns_left = |o: &Vertex, a: &Vertex, b: &Vertex| (a.at - o.at).perp_dot(b.at - o.at) > 0.0;
+    for &p in poly.iter() {
+        while let [.., o, a] = chain[..] {
+            if turns_left(&o, &a, &p) {
                 break;
             }
             chain.pop();
         }
-        if chain[start..]
-            .last()
-            .is_none_or(|last| last.at.distance(p.at) > touch)
-        {
-            chain.push(p);
+        chain.push(p);
+    }
+    // The upper chain starts from the lower one's last point, the rightmost.
+    let lower = chain.len();
+    for &p in poly.iter().rev().skip(1) {
+        while chain.len() > lower {
+            let [.., o, a] = chain[..] else { break };
+            if turns_left(&o, &a, &p) {
+                break;
+            }
+            chain.pop();
         }
-    };
-    for &p in poly.iter() {
-        add(chain, 0, p);
+        chain.push(p);
     }
-    // The lower chain's last point is the upper one's first.
-    let start = chain.len().saturating_sub(1);
-    for &p in poly.iter().rev() {
-        add(chain, start, p);
-    }
-    // And the upper chain's last the lower one's first (unless all the points
-    // are one).
+    // It ends on the lower one's first point (unless there is only one point).
     if chain.len() > 1 {
         chain.pop();
     }
-    std::mem::swap(poly, chain);
+    // Vertices within `touch` of the one before are one point: dropping a
+    // vertex of a convex polygon keeps it convex.
+    poly.clear();
+    for &p in chain.iter() {
+        if poly
+            .last()
+            .is_none_or(|last| last.at.distance(p.at) > touch)
+        {
+            poly.push(p);
+        }
+    }
+    while poly.len() > 1 && poly[0].at.distance(poly[poly.len() - 1].at) <= touch {
+        poly.pop();
+    }
 }
 
 /// Twice the polygon's signed area (positive counter-clockwise).
@@ -185,7 +204,8 @@ fn area2(poly: &[Vertex]) -> f64 {
 /// The edge nearest the origin: its index (from vertex `i` to the next), its
 /// outward unit normal and its distance. Edges of no length are skipped. Of
 /// collinear edges at the same distance (a support point in the middle of a
-/// flat side, such as a cap's centre), the one the origin projects into.
+/// flat side that rounding left a hair off the side's line), the one the origin
+/// projects into.
 fn nearest_edge(poly: &[Vertex]) -> (usize, DVec2, f64) {
     let len = poly.len();
     let edge = |i: usize| {
@@ -245,5 +265,76 @@ fn edge_answer(poly: &[Vertex], i: usize, normal: DVec3, distance: f64) -> Penet
         point_b: (point_a - normal * depth).as_vec3(),
         iterations: 0,
         status: Status::Converged,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hull_of(points: &[(f64, f64)], touch: f64) -> Vec<(f64, f64)> {
+        let mut poly: Vec<Vertex> = points
+            .iter()
+            .map(|&(x, y)| Vertex {
+                point: SupportPoint::default(),
+                at: DVec2::new(x, y),
+            })
+            .collect();
+        hull(&mut poly, &mut Vec::new(), touch);
+        poly.iter().map(|v| (v.at.x, v.at.y)).collect()
+    }
+
+    /// Counter-clockwise, from the leftmost point (the lowest of those).
+    #[test]
+    fn hull_is_counter_clockwise_without_inner_or_collinear_points() {
+        let square = [
+            (1.0, 1.0),
+            (-1.0, 1.0),
+            (0.0, 0.0),
+            (-1.0, -1.0),
+            (1.0, -1.0),
+            (0.0, 1.0),
+        ];
+        assert_eq!(
+            hull_of(&square, 1e-9),
+            [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+        );
+    }
+
+    #[test]
+    fn hull_of_few_or_collinear_points() {
+        assert_eq!(hull_of(&[], 1e-9), []);
+        assert_eq!(hull_of(&[(2.0, 3.0)], 1e-9), [(2.0, 3.0)]);
+        assert_eq!(hull_of(&[(2.0, 3.0); 3], 1e-9), [(2.0, 3.0)]);
+        assert_eq!(
+            hull_of(&[(2.0, 3.0), (0.0, 1.0)], 1e-9),
+            [(0.0, 1.0), (2.0, 3.0)]
+        );
+        let line = [(1.0, 1.0), (3.0, 3.0), (0.0, 0.0), (2.0, 2.0)];
+        assert_eq!(hull_of(&line, 1e-9), [(0.0, 0.0), (3.0, 3.0)]);
+        // Signed zeros are one value: the segment keeps both its ends.
+        let signed = [(-0.0, 0.0), (-0.0, 5.0), (0.0, 1.0), (0.0, 3.0)];
+        assert_eq!(hull_of(&signed, 1e-9), [(-0.0, 0.0), (-0.0, 5.0)]);
+    }
+
+    /// Near-duplicates of the rightmost corner, sorted on either side of the
+    /// top right corner, must not cost that corner (a right side whose corners
+    /// differ in x by rounding only, as on a cylinder's section).
+    #[test]
+    fn near_duplicate_corners_keep_every_far_corner() {
+        let points = [
+            (-1.0, -2.0),
+            (-1.0, 2.0),
+            (1.0, -2.0),
+            (1.0 + 1e-9, 2.0),
+            (1.0 + 2e-9, -2.0 + 1e-8),
+        ];
+        let h = hull_of(&points, 1e-6);
+        assert_eq!(h.len(), 4, "{h:?}");
+        assert!(h.contains(&(1.0 + 1e-9, 2.0)), "{h:?}");
+        for (i, p) in h.iter().enumerate() {
+            let q = h[(i + 1) % h.len()];
+            assert!((p.0 - q.0).hypot(p.1 - q.1) > 1e-6, "{h:?}");
+        }
     }
 }

@@ -4,7 +4,7 @@ use glam::{DMat3, DVec3, Mat3, Vec3};
 
 use crate::math::Pose;
 use crate::support::{CoreSymmetry, SupportMap};
-use crate::tolerance::MAX_OFFSET;
+use crate::tolerance::{EPA_COLLINEAR, MAX_OFFSET};
 
 /// A point of the Minkowski difference of the two *cores*, with the support points
 /// of A and B (both in A's frame) that produced it; the queries need them to
@@ -128,16 +128,22 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Minkowski<'s, A, B> {
             (CoreSymmetry::Point, CoreSymmetry::RevolutionY) => (axis_b.normalize(), 0.0),
             _ => return None,
         };
-        // In f64, and made perpendicular twice: where the origin lies near the
-        // axis, the offset's part off it is a small difference of two large
-        // ones, whose rounding in one pass leaves it leaning along the axis (by
-        // thousandths of a radian once the part is a ten-thousandth of the
-        // offset), and the section's plane would not hold the axis.
-        let axis64 = axis.as_dvec3();
-        let off_axis = |v: DVec3| v - axis64 * v.dot(axis64);
-        let radial = off_axis(off_axis(self.offset64))
-            .try_normalize()
-            .map_or_else(|| axis.any_orthonormal_vector(), |r| r.as_vec3());
+        // In f64, against the axis made unit in f64: an f32 unit vector is unit
+        // only to a few ulps, and the offset's part off the axis, taken against
+        // it, keeps a part along the axis of those ulps times the offset's
+        // length; where the origin lies near the axis, that leans the radial
+        // direction along it (by thousandths of a radian once the part off the
+        // axis is a ten-thousandth of the offset), and the section's plane would
+        // not hold the axis. Within EPA_COLLINEAR of the offset from the axis,
+        // every radial direction is as good, and one exactly perpendicular is
+        // taken.
+        let axis64 = axis.as_dvec3().normalize();
+        let off_axis = self.offset64 - axis64 * self.offset64.dot(axis64);
+        let radial = if off_axis.length() > EPA_COLLINEAR * self.offset64.length() {
+            off_axis.normalize().as_vec3()
+        } else {
+            axis.any_orthonormal_vector()
+        };
         Some(AxialSection { axis, radial, tilt })
     }
 
