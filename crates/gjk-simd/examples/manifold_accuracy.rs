@@ -64,11 +64,9 @@ fn main() {
             };
             overlapping += 1;
             let size = w.a[i].bounding_radius() + w.b[i].bounding_radius();
-            let deepest =
-                |depths: &mut dyn Iterator<Item = f32>| depths.fold(f32::NEG_INFINITY, f32::max);
-            let ours = ours[i].as_ref().map_or(f32::NEG_INFINITY, |m| {
-                deepest(&mut m.points().iter().map(|p| p.depth))
-            });
+            let ours = ours[i]
+                .as_ref()
+                .map_or(f32::NEG_INFINITY, |m| m.max_depth());
             wide.0.push((ours - c.depth) / size);
 
             let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
@@ -79,12 +77,11 @@ fn main() {
                     .contact_manifolds(&pos12, &**a, &**b, 0.0, &mut manifolds, &mut workspace)
                     .expect("parry3d handles every standard kind");
             }
-            let theirs = deepest(
-                &mut manifolds
-                    .iter()
-                    .flat_map(|m| m.points.iter())
-                    .map(|p| -p.dist),
-            );
+            let theirs = manifolds
+                .iter()
+                .flat_map(|m| m.points.iter())
+                .map(|p| -p.dist)
+                .fold(f32::NEG_INFINITY, f32::max);
             parry.0.push((theirs - c.depth) / size);
         }
         println!(

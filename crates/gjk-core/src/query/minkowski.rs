@@ -116,34 +116,34 @@ impl<'s, A: SupportMap + ?Sized, B: SupportMap + ?Sized> Minkowski<'s, A, B> {
     /// radial direction spanning the plane, both unit vectors in A's frame, and
     /// how far B's tilt can move a support point out of the plane.
     pub fn axial_section(&self) -> Option<AxialSection> {
-        let axis_b = self.b_to_a.y_axis.as_vec3();
+        // The axis in f64 (B's is a column of the f64 rotation): an f32 unit
+        // vector is unit only to a few ulps, and the offset's part off an axis
+        // that long keeps a part along it of those ulps times the offset's
+        // length, which leans the radial direction along the axis where the
+        // origin lies near it (by thousandths of a radian once the part off the
+        // axis is a ten-thousandth of the offset): the section's plane would
+        // not hold the axis.
+        let axis_b = self.b_to_a.y_axis;
         let (axis, tilt) = match (self.a.core_symmetry(), self.b.core_symmetry()) {
             (CoreSymmetry::RevolutionY, CoreSymmetry::RevolutionY) => {
                 // B's core leaves A's axis by at most its radius times the sine
                 // of the angle between the axes.
-                let sine = Vec3::Y.cross(axis_b).length();
-                (Vec3::Y, sine * self.b.bounding_radius())
+                let sine = Vec3::Y.cross(axis_b.as_vec3()).length();
+                (DVec3::Y, sine * self.b.bounding_radius())
             }
-            (CoreSymmetry::RevolutionY, CoreSymmetry::Point) => (Vec3::Y, 0.0),
+            (CoreSymmetry::RevolutionY, CoreSymmetry::Point) => (DVec3::Y, 0.0),
             (CoreSymmetry::Point, CoreSymmetry::RevolutionY) => (axis_b.normalize(), 0.0),
             _ => return None,
         };
-        // In f64, against the axis made unit in f64: an f32 unit vector is unit
-        // only to a few ulps, and the offset's part off the axis, taken against
-        // it, keeps a part along the axis of those ulps times the offset's
-        // length; where the origin lies near the axis, that leans the radial
-        // direction along it (by thousandths of a radian once the part off the
-        // axis is a ten-thousandth of the offset), and the section's plane would
-        // not hold the axis. Within EPA_COLLINEAR of the offset from the axis,
-        // every radial direction is as good, and one exactly perpendicular is
-        // taken.
-        let axis64 = axis.as_dvec3().normalize();
-        let off_axis = self.offset64 - axis64 * self.offset64.dot(axis64);
+        // Within EPA_COLLINEAR of the offset from the axis every radial
+        // direction is as good, and one exactly perpendicular is taken.
+        let off_axis = self.offset64 - axis * self.offset64.dot(axis);
         let radial = if off_axis.length() > EPA_COLLINEAR * self.offset64.length() {
-            off_axis.normalize().as_vec3()
+            off_axis.normalize()
         } else {
             axis.any_orthonormal_vector()
         };
+        let (axis, radial) = (axis.as_vec3(), radial.as_vec3());
         Some(AxialSection { axis, radial, tilt })
     }
 
