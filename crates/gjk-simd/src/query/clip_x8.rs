@@ -348,19 +348,10 @@ fn clip_by_plane(
         // 2i + 1, and nothing lands past the slots.
         pos = place(
             &mut next,
-            keep[i],
             pos,
             (2 * i).min(CLIP_SLOTS - 1),
-            poly.p[i],
-            kept_code[i],
-        );
-        pos = place(
-            &mut next,
-            cross[i],
-            pos,
-            (2 * i + 1).min(CLIP_SLOTS - 1),
-            cross_p[i],
-            cross_code[i],
+            (keep[i], poly.p[i], kept_code[i]),
+            (cross[i], cross_p[i], cross_code[i]),
         );
     }
     next.len = pos;
@@ -370,23 +361,35 @@ fn clip_by_plane(
     next
 }
 
-/// Appends `(p, code)` in the lanes of `emit` at each lane's position `pos`
-/// (which is at most `last`) and returns the positions after it.
+/// Appends the kept vertex `(p, code)` in the lanes of `keep`, then the
+/// crossing in the lanes of `cross`, at each lane's position `pos` (the vertex
+/// at most at slot `last`, the crossing one after), and returns the positions
+/// after them. Both go in one pass over the slots, which reads and writes each
+/// slot once for the two.
 #[inline(always)]
 fn place(
     next: &mut PolygonX8,
-    emit: MaskX8,
     pos: f32x8,
     last: usize,
-    p: Vec3X8,
-    c: f32x8,
+    (keep, p, c): (MaskX8, Vec3X8, f32x8),
+    (cross, cross_p, cross_c): (MaskX8, Vec3X8, f32x8),
 ) -> f32x8 {
-    for j in 0..=last {
-        let here = emit & pos.same(f32x8::splat(j as f32));
-        next.p[j] = here.select(p, next.p[j]);
-        next.code[j] = here.select(c, next.code[j]);
+    if (keep | cross).none() {
+        return pos;
     }
-    emit.select(pos + f32x8::ONE, pos)
+    let at_cross = keep.select(pos + f32x8::ONE, pos);
+    // No lane is past its furthest position: most lanes keep most vertices, so
+    // that bound is about half of `last`'s on the later vertices.
+    let furthest = at_cross.to_array().into_iter().fold(0.0f32, f32::max) as usize;
+    let mut fj = f32x8::ZERO;
+    for j in 0..=furthest.min(last + 1).min(CLIP_SLOTS - 1) {
+        let vertex_here = keep & pos.same(fj);
+        let cross_here = cross & at_cross.same(fj);
+        next.p[j] = cross_here.select(cross_p, vertex_here.select(p, next.p[j]));
+        next.code[j] = cross_here.select(cross_c, vertex_here.select(c, next.code[j]));
+        fj += f32x8::ONE;
+    }
+    cross.select(at_cross + f32x8::ONE, at_cross)
 }
 
 /// The incident segment clipped to the reference polygon's side planes
