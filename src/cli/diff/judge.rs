@@ -254,6 +254,11 @@ impl<'a> Evidence<'a> {
         if !(c.depth.is_finite() && c.normal.is_finite()) || c.normal.length() < 0.5 {
             return false;
         }
+        // A gap beyond the prediction (and its band) is not a contact at that
+        // prediction, however well its normal separates the shapes.
+        if -c.depth > prediction + self.tol.band_of(self.case) {
+            return false;
+        }
         let slack = self.depth_slack(c.depth);
         let consistent = (self.extent_along(c.normal) - c.depth).abs() <= slack;
         let minimal = match other {
@@ -281,11 +286,16 @@ impl<'a> Evidence<'a> {
     }
 }
 
-/// The support extent of `A - B` along unit `n`, in world space, from
-/// [`scanned_support`].
+/// The support extent of `A - B` along unit `n` (a world direction), from
+/// [`scanned_support`]. The support points are taken about A's origin: B's
+/// offset from it is one subtraction of the world translations, exact for
+/// poses within a factor of two of each other, where world-space support
+/// points far from the origin would each round to an ulp of their coordinates
+/// (tiny shapes a hundred sizes out lost the gap a certificate has to show).
 pub fn support_extent(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, n: Vec3) -> f32 {
-    let sa = pa.transform_point(scanned_support(a, pa.inverse_transform_vector(n)));
-    let sb = pb.transform_point(scanned_support(b, pb.inverse_transform_vector(-n)));
+    let sa = pa.transform_vector(scanned_support(a, pa.inverse_transform_vector(n)));
+    let offset = pb.translation() - pa.translation();
+    let sb = pb.transform_vector(scanned_support(b, pb.inverse_transform_vector(-n))) + offset;
     (sa - sb).dot(n)
 }
 
@@ -603,5 +613,56 @@ mod tests {
         // Beyond it, none is due.
         let far = ball_by_box(2.2);
         assert_eq!(core_contact(&far, Query::Speculative), missing);
+    }
+
+    /// Campaign seed 71, case 376542 (`far`, scale 1e-3): two cones a
+    /// thousandth in size, 44 from the origin, 0.000569527 apart (an f64 search
+    /// over directions agrees to the digits shown), at prediction 0.000488. A
+    /// contact 0.000595 apart, parry3d's answer, is no contact at that
+    /// prediction, and the plane along gjk-core's normal shows the gap once the
+    /// extents are taken about A's origin (in world space the support points
+    /// rounded to ulps of 44, and the certificate of "no contact" failed).
+    #[test]
+    fn a_gap_beyond_the_prediction_is_no_contact_far_from_the_origin() {
+        use gjk_core::Cone;
+        use gjk_core::glam::Quat;
+        let pose = |q: [f32; 4], t: [f32; 3]| {
+            Pose::new(Quat::from_array(q).normalize(), Vec3::from_array(t)).unwrap()
+        };
+        let case = Case {
+            name: None,
+            a: Cone::new(0.001_017_997_9, 0.000_983_593_5).unwrap().into(),
+            pose_a: pose(
+                [0.305_857_57, 0.110_119, -0.912_612_3, 0.247_918_78],
+                [11.750_625, 3.761_471_5, -42.137_993],
+            ),
+            b: Cone::new(0.000_516_507_1, 0.001_390_381_4).unwrap().into(),
+            pose_b: pose(
+                [-0.045_044_493, -0.926_101_57, -0.368_567_94, -0.066_818_08],
+                [11.751_215, 3.760_735_5, -42.139_14],
+            ),
+            expected: None,
+            origin: None,
+            finding: None,
+        };
+        let prediction = Query::Speculative.prediction(&case);
+        assert_eq!(prediction, 0.000_488_281_25);
+        let reference = core_contact(&case, Query::Speculative);
+        assert_eq!(reference, Answer::Contact(None));
+        let beyond = Answer::Contact(Some(ContactAnswer {
+            depth: -0.000_595_459_3,
+            normal: Vec3::new(0.302_561_94, -0.227_855_77, -0.925_493_4),
+            point_a: Vec3::new(11.751_023, 3.760_948_7, -42.138_184),
+            point_b: Vec3::new(11.751_203, 3.760_813, -42.138_733),
+        }));
+        let e = Evidence::new(&case, Tolerances::DEFAULT);
+        let j = judge(
+            &e,
+            Query::Speculative,
+            &reference,
+            &beyond,
+            Role::Independent,
+        );
+        assert_eq!(j.verdict, Verdict::ReferenceCertified);
     }
 }
