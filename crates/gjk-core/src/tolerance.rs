@@ -110,9 +110,19 @@ pub const EPA_RELATIVE_GAP: f32 = 1e-5;
 /// Relative tolerance of convex hull construction (quickhull runs in f64): a point
 /// closer than this fraction of the input's size to a face plane is treated as on
 /// it, which merges near-coplanar faces instead of creating slivers. The size is
-/// the input's extent, or for a sliver thinner than this fraction of its extent,
-/// its thickness, so that the sliver still keeps all its corners.
+/// the input's extent, or for a sliver (thinner than [`HULL_SLIVER_THICKNESS`]
+/// of its extent) its thickness, so that the sliver still keeps all its corners.
 pub const HULL_RELATIVE_TOLERANCE: f64 = 1e-6;
+
+/// A hull thinner than this fraction of its extent is a sliver: quickhull builds
+/// it with its tolerance relative to the thickness, not the extent. With the
+/// extent's tolerance a slab only a few tolerances thick came out folded: a
+/// point within the tolerance of a top face was counted inside it while lying
+/// outside a side face, and the triangles of a hull 2e-3 wide and 1.6e-8 thick
+/// (seven tolerances) covered 3.36e-6 on each side of a polygon of 2.79e-6, a
+/// silhouette edge missing. A thousand tolerances keeps any fold within a
+/// thousandth of the thickness.
+pub const HULL_SLIVER_THICKNESS: f64 = 1e3 * HULL_RELATIVE_TOLERANCE;
 
 /// A hull's points count as coincident, collinear or coplanar when they stand
 /// off the point, line or plane by at most this many f64 ulps of their extent:

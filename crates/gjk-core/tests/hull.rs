@@ -236,3 +236,121 @@ fn degenerate_directions() {
     assert!(hull.vertices().contains(&p));
     assert_eq!(hull.bounding_radius(), 1.0);
 }
+
+/// The largest distance by which a point of `points` lies outside a face plane of
+/// `hull`, and the area of its faces seen along `up`, both sides counted (f64).
+fn folds_and_shadow(hull: &ConvexHull, points: &[Vec3], up: Vec3) -> (f64, f64) {
+    let v = hull.vertices();
+    let (mut outside, mut shadow) = (0.0f64, 0.0f64);
+    for f in hull.faces() {
+        let [a, b, c] = f.map(|i| v[i as usize].as_dvec3());
+        let n = (b - a).cross(c - a);
+        shadow += n.dot(up.as_dvec3()).abs() / 2.0;
+        let unit = n.normalize();
+        for p in points {
+            outside = outside.max(unit.dot(p.as_dvec3() - a));
+        }
+    }
+    (outside, shadow)
+}
+
+/// The area of the convex polygon of `points` seen along unit `up` (Andrew's
+/// monotone chain in f64).
+fn polygon_area(points: &[Vec3], up: Vec3) -> f64 {
+    let up = up.as_dvec3();
+    let e1 = up.any_orthonormal_vector();
+    let e2 = up.cross(e1);
+    let mut q: Vec<(f64, f64)> = points
+        .iter()
+        .map(|p| (p.as_dvec3().dot(e1), p.as_dvec3().dot(e2)))
+        .collect();
+    q.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let cross = |o: (f64, f64), a: (f64, f64), b: (f64, f64)| {
+        (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
+    };
+    let mut ring: Vec<(f64, f64)> = Vec::new();
+    for pass in 0..2 {
+        let start = ring.len();
+        let ordered: Vec<(f64, f64)> = if pass == 0 {
+            q.clone()
+        } else {
+            q.iter().rev().copied().collect()
+        };
+        for p in ordered {
+            while ring.len() >= start + 2
+                && cross(ring[ring.len() - 2], ring[ring.len() - 1], p) <= 0.0
+            {
+                ring.pop();
+            }
+            ring.push(p);
+        }
+        ring.pop();
+    }
+    (0..ring.len())
+        .map(|i| {
+            let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
+            a.0 * b.1 - a.1 * b.0
+        })
+        .sum::<f64>()
+        .abs()
+        / 2.0
+}
+
+/// Slabs a hundred millionth to a thousandth as thick as they are wide (16
+/// points, turned at random): the hull is convex within a thousandth of the
+/// thickness, and its faces' shadow along the slab's normal is its polygon
+/// twice over. quickhull built
+/// slabs thicker than its tolerance of the extent with that tolerance, and one a
+/// few tolerances thick came out folded (the diff campaign's seed 73, case
+/// 184401: 2e-3 wide, 1.6e-8 thick, a vertex 1.15e-8 outside a face, 3.36e-6 of
+/// triangles on each side of a polygon of 2.79e-6). Fails on the old threshold.
+#[test]
+fn thin_slabs_come_out_convex() {
+    let seed = 0x51ab2;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let pinned: Vec<Vec3> = [
+        [-0.00109, 3.08e-09, 0.000341],
+        [0.000444, -1.1e-08, -7.04e-05],
+        [0.000655, -7.14e-10, 0.000985],
+        [0.00107, -3.08e-09, -0.000394],
+        [0.000971, 5.06e-09, 0.000452],
+        [-0.000205, -6.52e-09, -0.000967],
+        [0.000217, -4.94e-09, -0.00105],
+        [0.00096, -1.48e-09, -0.000678],
+    ]
+    .into_iter()
+    .map(Vec3::from_array)
+    .collect();
+    let mut cases = vec![(pinned, Vec3::Y, 1.6e-8f32, "pinned".to_string())];
+    for case in 0..400 {
+        let thickness = 10f32.powf(rng.random_range(-8.0..-3.0));
+        let turn = gjk_core::glam::Quat::from_rotation_arc(Vec3::Y, random_unit(&mut rng));
+        let points = (0..16)
+            .map(|_| {
+                let p = Vec3::new(
+                    rng.random_range(-1.0..1.0),
+                    rng.random_range(-0.5..0.5) * thickness,
+                    rng.random_range(-1.0..1.0),
+                );
+                turn * p
+            })
+            .collect();
+        cases.push((points, turn * Vec3::Y, thickness, format!("case {case}")));
+    }
+    for (points, up, thickness, name) in cases {
+        let hull = ConvexHull::from_points(&points).unwrap();
+        let (outside, shadow) = folds_and_shadow(&hull, &points, up);
+        let polygon = polygon_area(&points, up);
+        let context = format!("seed {seed:#x}, {name}, thickness {thickness:e}: {points:?}");
+        assert!(
+            outside <= 1e-3 * f64::from(thickness),
+            "a point {outside:e} outside a face; {context}"
+        );
+        // A convex surface is crossed twice by every line along `up` through the
+        // polygon, and nowhere else: its shadow is the polygon twice over.
+        assert!(
+            (shadow - 2.0 * polygon).abs() <= 1e-6 * polygon,
+            "the faces' shadow {shadow:e} for a polygon of {polygon:e}; {context}"
+        );
+    }
+}

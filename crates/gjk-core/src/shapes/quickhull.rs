@@ -10,18 +10,18 @@
 //! The input's dimension is decided first, on what f64 resolves of the f32 points
 //! ([`HULL_FLAT_ULPS`]): points coplanar in f32 give a polygon (each triangle of its
 //! fan twice, once per side), collinear ones a segment, coincident ones a point.
-//! Anything thicker is a solid, however thin. A solid thinner than the tolerance
-//! relative to its extent (a sliver, which earlier versions refused as flat) is
-//! built with the tolerance relative to its thickness instead, so that a sliver
-//! one f32 ulp high keeps every corner of its base rather than merging them into
-//! its apex's nearly parallel faces.
+//! Anything thicker is a solid, however thin. A solid thinner than
+//! [`HULL_SLIVER_THICKNESS`] of its extent (a sliver) is built with the tolerance
+//! relative to its thickness instead, so that a sliver one f32 ulp high keeps
+//! every corner of its base rather than merging them into its apex's nearly
+//! parallel faces, and a slab a few tolerances thick does not fold.
 
 use std::collections::HashMap;
 
 use glam::{DVec2, DVec3, Vec3};
 
 use crate::error::ShapeError;
-use crate::tolerance::{HULL_FLAT_ULPS, HULL_RELATIVE_TOLERANCE, MAX_SIZE};
+use crate::tolerance::{HULL_FLAT_ULPS, HULL_RELATIVE_TOLERANCE, HULL_SLIVER_THICKNESS, MAX_SIZE};
 
 /// The hull's vertices (a subset of the input) and its triangles, counter-clockwise
 /// seen from outside, indexing into those vertices.
@@ -159,7 +159,7 @@ enum Span {
     /// All points lie in a plane.
     Plane(PlaneFrame),
     /// A solid: a first tetrahedron, the construction tolerance, and whether it
-    /// is thicker than that tolerance relative to its extent (else a sliver).
+    /// is thicker than [`HULL_SLIVER_THICKNESS`] of its extent (else a sliver).
     Solid {
         simplex: [usize; 4],
         eps: f64,
@@ -230,9 +230,9 @@ fn span(points: &[DVec3]) -> Span {
             eps: HULL_RELATIVE_TOLERANCE * size.min(width),
         });
     }
-    // A solid thicker than the tolerance is built exactly as it always was; a
-    // sliver with the tolerance relative to its thickness.
-    let solid = thickness > HULL_RELATIVE_TOLERANCE * size;
+    // A solid well thicker than the tolerance is built with the tolerance of its
+    // extent; a sliver with the tolerance relative to its thickness.
+    let solid = thickness > HULL_SLIVER_THICKNESS * size;
     Span::Solid {
         simplex: [i0, i1, i2, i3],
         eps: HULL_RELATIVE_TOLERANCE * if solid { size } else { thickness },
