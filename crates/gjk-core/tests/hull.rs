@@ -299,11 +299,11 @@ fn polygon_area(points: &[Vec3], up: Vec3) -> f64 {
 /// Slabs a hundred millionth to a thousandth as thick as they are wide (16
 /// points, turned at random): the hull is convex within a thousandth of the
 /// thickness, and its faces' shadow along the slab's normal is its polygon
-/// twice over. quickhull built
-/// slabs thicker than its tolerance of the extent with that tolerance, and one a
-/// few tolerances thick came out folded (the diff campaign's seed 73, case
-/// 184401: 2e-3 wide, 1.6e-8 thick, a vertex 1.15e-8 outside a face, 3.36e-6 of
-/// triangles on each side of a polygon of 2.79e-6). Fails on the old threshold.
+/// twice over. quickhull built slabs thicker than its tolerance of the extent
+/// with that tolerance, and one a few tolerances thick came out folded (the
+/// diff campaign's seed 73, case 184401: 2e-3 wide, 1.6e-8 thick, a vertex
+/// 1.15e-8 outside a face, 3.36e-6 of triangles on each side of a polygon of
+/// 2.79e-6). Fails on the old threshold.
 #[test]
 fn thin_slabs_come_out_convex() {
     let seed = 0x51ab2;
