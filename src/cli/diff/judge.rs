@@ -624,27 +624,22 @@ mod tests {
     /// rounded to ulps of 44, and the certificate of "no contact" failed).
     #[test]
     fn a_gap_beyond_the_prediction_is_no_contact_far_from_the_origin() {
-        use gjk_core::Cone;
-        use gjk_core::glam::Quat;
-        let pose = |q: [f32; 4], t: [f32; 3]| {
-            Pose::new(Quat::from_array(q).normalize(), Vec3::from_array(t)).unwrap()
-        };
-        let case = Case {
-            name: None,
-            a: Cone::new(0.001_017_997_9, 0.000_983_593_5).unwrap().into(),
-            pose_a: pose(
-                [0.305_857_57, 0.110_119, -0.912_612_3, 0.247_918_78],
-                [11.750_625, 3.761_471_5, -42.137_993],
-            ),
-            b: Cone::new(0.000_516_507_1, 0.001_390_381_4).unwrap().into(),
-            pose_b: pose(
-                [-0.045_044_493, -0.926_101_57, -0.368_567_94, -0.066_818_08],
-                [11.751_215, 3.760_735_5, -42.139_14],
-            ),
-            expected: None,
-            origin: None,
-            finding: None,
-        };
+        // As the campaign's case file holds it, read as the campaign read it.
+        let case: Case = serde_json::from_str(
+            r#"{
+                "a": {"kind": "cone", "half_height": 0.0010179979, "radius": 0.0009835935},
+                "pose_a": {
+                    "rotation": [0.30585757, 0.110119, -0.9126123, 0.24791878],
+                    "translation": [11.750625, 3.7614715, -42.137993]
+                },
+                "b": {"kind": "cone", "half_height": 0.0005165071, "radius": 0.0013903814},
+                "pose_b": {
+                    "rotation": [-0.045044493, -0.92610157, -0.36856794, -0.06681808],
+                    "translation": [11.751215, 3.7607355, -42.13914]
+                }
+            }"#,
+        )
+        .unwrap();
         let prediction = Query::Speculative.prediction(&case);
         assert_eq!(prediction, 0.000_488_281_25);
         let reference = core_contact(&case, Query::Speculative);

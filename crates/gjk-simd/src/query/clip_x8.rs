@@ -356,8 +356,7 @@ fn clip_by_plane(
     }
     next.len = pos;
     next.overflow |= pos.gt(f32x8::splat(CLIP_SLOTS as f32));
-    let longest = pos.to_array().into_iter().fold(0.0f32, f32::max) as usize;
-    next.slots = longest.min(next.slots);
+    next.slots = furthest(pos).min(next.slots);
     next
 }
 
@@ -378,11 +377,10 @@ fn place(
         return pos;
     }
     let at_cross = keep.select(pos + f32x8::ONE, pos);
-    // No lane is past its furthest position: most lanes keep most vertices, so
+    // No lane is past the furthest position: most lanes keep most vertices, so
     // that bound is about half of `last`'s on the later vertices.
-    let furthest = at_cross.to_array().into_iter().fold(0.0f32, f32::max) as usize;
     let mut fj = f32x8::ZERO;
-    for j in 0..=furthest.min(last + 1).min(CLIP_SLOTS - 1) {
+    for j in 0..=furthest(at_cross).min(last + 1).min(CLIP_SLOTS - 1) {
         let vertex_here = keep & pos.same(fj);
         let cross_here = cross & at_cross.same(fj);
         next.p[j] = cross_here.select(cross_p, vertex_here.select(p, next.p[j]));
@@ -390,6 +388,13 @@ fn place(
         fj += f32x8::ONE;
     }
     cross.select(at_cross + f32x8::ONE, at_cross)
+}
+
+/// The largest of eight lane positions (small non-negative integers, exact in
+/// `f32`), as an index.
+#[inline(always)]
+fn furthest(positions: f32x8) -> usize {
+    positions.to_array().into_iter().fold(0.0f32, f32::max) as usize
 }
 
 /// The incident segment clipped to the reference polygon's side planes
