@@ -84,11 +84,18 @@ pub struct FacePenetration {
     pub point_b: Vec3,
 }
 
+/// A vertex or face slot. EPA_MAX_FACES bounds both far below `u32::MAX`, and a
+/// face of four-byte indices fills one cache line.
+type Slot = u32;
+
+/// No slot (an adjacency not made yet, an edge not on the horizon).
+const NO_SLOT: Slot = Slot::MAX;
+
 #[derive(Debug, Clone, Copy)]
 struct Face {
-    v: [usize; 3],
+    v: [Slot; 3],
     /// `adj[k]`: the face across the edge from `v[k]` to `v[(k + 1) % 3]`.
-    adj: [usize; 3],
+    adj: [Slot; 3],
     /// Unit normal and distance from the origin, in f64: computed from the f32
     /// support points exactly enough that only the points' own rounding moves
     /// them (an f32 cross product of a small face's edges would add its own).
@@ -104,17 +111,17 @@ pub struct Polytope {
     verts: Vec<SupportPoint>,
     faces: Vec<Face>,
     /// Slots of removed faces, reused by later ones.
-    free: Vec<usize>,
+    free: Vec<Slot>,
     /// A step's scratch: the faces it removed, its horizon as directed edges
     /// `(a, b, face kept across the edge)`, the faces it adds.
-    removed: Vec<usize>,
-    horizon: Vec<(usize, usize, usize)>,
+    removed: Vec<Slot>,
+    horizon: Vec<(Slot, Slot, Slot)>,
     added: Vec<Face>,
     /// For each horizon edge, the edge that follows it around the loop.
-    following: Vec<usize>,
-    /// By vertex: the horizon edge that starts there, or `usize::MAX` (kept all
-    /// `usize::MAX` between steps).
-    edge_from: Vec<usize>,
+    following: Vec<Slot>,
+    /// By vertex: the horizon edge that starts there, or [`NO_SLOT`] (kept all
+    /// [`NO_SLOT`] between steps).
+    edge_from: Vec<Slot>,
 }
 
 /// EPA's stopping gap at depth `depth`: relative, plus the touch floor.
@@ -146,7 +153,7 @@ impl Polytope {
         // from the fourth vertex. A negative volume swaps two vertices.
         let (b, c) = if volume > 0.0 { (1, 2) } else { (2, 1) };
         for tri in [[0, c, b], [0, b, 3], [0, 3, c], [b, c, 3]] {
-            let face = make_face(&self.verts, tri, usize::MAX).ok_or(StartRefusal::Flat)?;
+            let face = make_face(&self.verts, tri, NO_SLOT).ok_or(StartRefusal::Flat)?;
             self.faces.push(face);
         }
         self.link_tetrahedron();
@@ -223,7 +230,7 @@ impl Polytope {
         // cores, where the new point barely clears nearly coplanar faces): keep
         // the last sound polytope instead.
         let floor = face.distance - tolerance(face.distance.abs(), touch);
-        let new_vertex = self.verts.len();
+        let new_vertex = self.verts.len() as Slot;
         self.verts.push(p);
         self.added.clear();
         let (verts, added) = (&self.verts, &mut self.added);
@@ -249,7 +256,7 @@ impl Polytope {
     /// on it, in barycentric weights of its three support points.
     pub fn penetration(&self, face: &NearestFace) -> FacePenetration {
         let f = &self.faces[face.slot];
-        let [pa, pb, pc] = f.v.map(|i| self.verts[i]);
+        let [pa, pb, pc] = f.v.map(|i| self.verts[i as usize]);
         let [wa, wb, wc] = [pa.w, pb.w, pc.w].map(|w| w.as_dvec3());
         let q = f.normal * f.distance;
         let n = (wb - wa).cross(wc - wa);
@@ -288,25 +295,25 @@ impl Polytope {
         removed.clear();
         horizon.clear();
         faces[seed].alive = false;
-        removed.push(seed);
+        removed.push(seed as Slot);
         let (p_abs, p64) = (p.abs(), p.as_dvec3());
         // Each face is pushed at most once (it is marked removed when pushed).
         let mut next = 0;
         while next < removed.len() {
-            let fi = removed[next];
+            let fi = removed[next] as usize;
             next += 1;
             let (fv, fadj) = (faces[fi].v, faces[fi].adj);
             for k in 0..3 {
                 let nb = fadj[k];
-                let g = &faces[nb];
+                let g = &faces[nb as usize];
                 if !g.alive {
                     continue;
                 }
-                let v0 = self.verts[g.v[0]].w;
+                let v0 = self.verts[g.v[0] as usize].w;
                 let slack =
                     EPA_COPLANAR_ULPS * f64::EPSILON * f64::from(p_abs.max(v0.abs()).max_element());
                 if g.normal.dot(p64 - v0.as_dvec3()) > -slack {
-                    faces[nb].alive = false;
+                    faces[nb as usize].alive = false;
                     removed.push(nb);
                 } else {
                     horizon.push((fv[k], fv[(k + 1) % 3], nb));
@@ -323,18 +330,18 @@ impl Polytope {
     fn chain_horizon(&mut self) -> bool {
         let (horizon, edge_from) = (&self.horizon, &mut self.edge_from);
         if edge_from.len() < self.verts.len() {
-            edge_from.resize(self.verts.len(), usize::MAX);
+            edge_from.resize(self.verts.len(), NO_SLOT);
         }
         let mut distinct = true;
         for (i, &(a, _, _)) in horizon.iter().enumerate() {
-            distinct &= edge_from[a] == usize::MAX;
-            edge_from[a] = i;
+            distinct &= edge_from[a as usize] == NO_SLOT;
+            edge_from[a as usize] = i as Slot;
         }
         self.following.clear();
         self.following
-            .extend(horizon.iter().map(|&(_, b, _)| edge_from[b]));
+            .extend(horizon.iter().map(|&(_, b, _)| edge_from[b as usize]));
         for &(a, _, _) in horizon {
-            edge_from[a] = usize::MAX;
+            edge_from[a as usize] = NO_SLOT;
         }
         if !distinct || horizon.is_empty() {
             return false;
@@ -344,9 +351,9 @@ impl Polytope {
         // closes: one loop exactly when it closes after every edge.
         let (mut at, mut steps) = (0, 0);
         loop {
-            at = self.following[at];
+            at = self.following[at as usize];
             steps += 1;
-            if at == usize::MAX || steps > horizon.len() {
+            if at == NO_SLOT || steps > horizon.len() {
                 return false;
             }
             if at == 0 {
@@ -374,7 +381,7 @@ impl Polytope {
     /// Brings back the faces a refused step removed.
     fn restore(&mut self) {
         for &f in &self.removed {
-            self.faces[f].alive = true;
+            self.faces[f as usize].alive = true;
         }
     }
 
@@ -392,15 +399,16 @@ impl Polytope {
         slots.clear();
         slots.extend(self.free[kept_free..].iter().rev());
         self.free.truncate(kept_free);
-        slots.extend(self.faces.len()..self.faces.len() + h - reused);
+        slots.extend((self.faces.len()..self.faces.len() + h - reused).map(|i| i as Slot));
         let (slots, added) = (&slots[..h], &mut self.added[..h]);
         // `chain_horizon` has checked that the edges form one loop.
         for (i, &after) in self.following[..h].iter().enumerate() {
+            let after = after as usize;
             added[i].adj[1] = slots[after];
             added[after].adj[2] = slots[i];
         }
         for (&(a, b, outside), &slot) in self.horizon.iter().zip(slots) {
-            let kept = &mut self.faces[outside];
+            let kept = &mut self.faces[outside as usize];
             for k in 0..3 {
                 if kept.v[k] == b && kept.v[(k + 1) % 3] == a {
                     kept.adj[k] = slot;
@@ -408,7 +416,7 @@ impl Polytope {
             }
         }
         for (&slot, face) in slots[..reused].iter().zip(&*added) {
-            self.faces[slot] = *face;
+            self.faces[slot as usize] = *face;
         }
         self.faces.extend_from_slice(&added[reused..]);
         self.removed.clear();
@@ -421,9 +429,10 @@ impl Polytope {
         for i in 0..faces.len() {
             for k in 0..3 {
                 let (a, b) = (faces[i].v[k], faces[i].v[(k + 1) % 3]);
-                faces[i].adj[k] = (0..faces.len())
+                let twin = (0..faces.len())
                     .find(|&j| (0..3).any(|m| faces[j].v[m] == b && faces[j].v[(m + 1) % 3] == a))
                     .unwrap_or(i);
+                faces[i].adj[k] = twin as Slot;
             }
         }
     }
@@ -432,15 +441,15 @@ impl Polytope {
 /// The face on vertices `v`, linked across its first edge to `across` (its
 /// other links are made by the caller).
 #[inline(always)]
-fn make_face(verts: &[SupportPoint], v: [usize; 3], across: usize) -> Option<Face> {
-    let [a, b, c] = v.map(|i| verts[i].w.as_dvec3());
+fn make_face(verts: &[SupportPoint], v: [Slot; 3], across: Slot) -> Option<Face> {
+    let [a, b, c] = v.map(|i| verts[i as usize].w.as_dvec3());
     let n = (b - a).cross(c - a);
     let normal = n.try_normalize()?;
     Some(Face {
         v,
         normal,
         distance: normal.dot(a),
-        adj: [across, usize::MAX, usize::MAX],
+        adj: [across, NO_SLOT, NO_SLOT],
         alive: true,
     })
 }
