@@ -24,6 +24,18 @@ use workloads::oracle::distance_to_shape;
 use super::case::{Case, ExpectedAnswer};
 use super::paths::{Answer, ContactAnswer, Query, Role};
 
+/// How far from 1 an answer's normal may be in length and still count as the
+/// unit vector the queries promise (f32 normalization is good to a few ulps).
+/// Certificates take the support extent along the normalized direction: the
+/// extent is linear in the direction's length, so a long normal would inflate
+/// the gap or depth it shows.
+pub const UNIT_NORMAL_SLACK: f32 = 1e-3;
+
+/// `n` normalized, if it is a unit vector within [`UNIT_NORMAL_SLACK`].
+fn unit(n: Vec3) -> Option<Vec3> {
+    (n.is_finite() && (n.length() - 1.0).abs() <= UNIT_NORMAL_SLACK).then(|| n.normalize())
+}
+
 /// The agreement bounds, each a multiple of a pair's [`Tolerances::resolution`] or
 /// relative to its answer.
 #[derive(Debug, Clone, Copy)]
@@ -215,7 +227,9 @@ impl<'a> Evidence<'a> {
     /// bound on their distance whoever computed the normal).
     fn apart_beyond(&self, prediction: f32) -> bool {
         let d = &self.distance;
-        d.distance != 0.0 && -self.extent_along(d.normal) > prediction + self.tol.band_of(self.case)
+        d.distance != 0.0
+            && unit(d.normal)
+                .is_some_and(|n| -self.extent_along(n) > prediction + self.tol.band_of(self.case))
     }
 
     /// Whether a distance answer is the distance: its points on their shapes and
@@ -233,8 +247,7 @@ impl<'a> Evidence<'a> {
         self.on(&c.a, &c.pose_a, a)
             && self.on(&c.b, &c.pose_b, b)
             && (a.distance(b) - distance).abs() <= slack
-            && normal.is_finite()
-            && -self.extent_along(normal) >= distance - slack
+            && unit(normal).is_some_and(|n| -self.extent_along(n) >= distance - slack)
     }
 
     /// Whether a contact answer at `prediction` is consistent with its normal
@@ -251,16 +264,16 @@ impl<'a> Evidence<'a> {
         let Some(c) = c else {
             return self.apart_beyond(prediction);
         };
-        if !(c.depth.is_finite() && c.normal.is_finite()) || c.normal.length() < 0.5 {
+        let Some(normal) = unit(c.normal).filter(|_| c.depth.is_finite()) else {
             return false;
-        }
+        };
         // A gap beyond the prediction (and its band) is not a contact at that
         // prediction, however well its normal separates the shapes.
         if -c.depth > prediction + self.tol.band_of(self.case) {
             return false;
         }
         let slack = self.depth_slack(c.depth);
-        let consistent = (self.extent_along(c.normal) - c.depth).abs() <= slack;
+        let consistent = (self.extent_along(normal) - c.depth).abs() <= slack;
         let minimal = match other {
             Some(o) if o.normal.is_finite() && o.normal.length() > 0.5 => {
                 c.depth <= self.extent_along(o.normal.normalize()) + slack
@@ -656,6 +669,46 @@ mod tests {
             Query::Speculative,
             &reference,
             &beyond,
+            Role::Independent,
+        );
+        assert_eq!(j.verdict, Verdict::ReferenceCertified);
+    }
+    /// A distance answer whose normal is longer than a unit vector proves no
+    /// gap: the box and the ball are 1 apart (`ball_by_box(2.5)`), and an answer
+    /// of 1.3 with points on both shapes 1.3 apart (a corner of the box, the
+    /// ball's point nearest it) and a normal of length 1.5 would pass the plane
+    /// test (the extent along it is 1.5 times the gap) were the normal not
+    /// checked. Normalized, the plane shows a gap of 1 only.
+    #[test]
+    fn a_normal_longer_than_unit_certifies_no_gap() {
+        let case = ball_by_box(2.5);
+        let reference = Answer::Distance {
+            distance: 1.0,
+            point_a: Vec3::X,
+            point_b: Vec3::X * 2.0,
+            normal: Vec3::X,
+        };
+        // A corner of the box and the point of the ball's surface nearest it.
+        let corner = Vec3::new(1.0, 1.0, 0.0);
+        let toward = (Vec3::X * 2.5 - corner).normalize();
+        let on_ball = Vec3::X * 2.5 - toward * 0.5;
+        let far = corner.distance(on_ball);
+        let long = |length: f32| Answer::Distance {
+            distance: far,
+            point_a: corner,
+            point_b: on_ball,
+            normal: Vec3::X * length,
+        };
+        let e = Evidence::new(&case, Tolerances::DEFAULT);
+        assert!(far > 1.3 && far < 1.5, "{far}");
+        assert!(certified(&e, Query::Distance, &reference));
+        assert!(!certified(&e, Query::Distance, &long(1.0)));
+        assert!(!certified(&e, Query::Distance, &long(1.5)));
+        let j = judge(
+            &e,
+            Query::Distance,
+            &reference,
+            &long(1.5),
             Role::Independent,
         );
         assert_eq!(j.verdict, Verdict::ReferenceCertified);
