@@ -221,14 +221,15 @@ pub const STALL_OPEN_GAP_X8: f32 = 1e-5;
 /// only). Both come from one simplex and differ by the rounding of a few sums of
 /// products, under two ulps of the scale on 999 apart pairs in 1,000 of the
 /// differential harness's regimes; they part by far more where the simplex is a
-/// sliver (a needle hull beside a thin cylinder, 9 long and 0.003 wide): there
-/// the f32 face normal, and so `v`, is off, and the distance came back a quarter
-/// of the true 1.2e-4, 149 ulps of the scale away, while the loop reported
-/// convergence. Sixty-four ulps (7.6e-6 of the scale) stays under the 1e-5 of
-/// the scale that the harness resolves, and sends about one apart lane in 7,000
-/// of its regimes, and one in 1,100 of long shapes side by side or crossing
-/// (`widephase diff --regimes long`), to gjk-core.
-pub const WITNESS_DRIFT_ULPS_X8: f32 = 64.0;
+/// sliver, and the distance is then only known between the two. A needle hull
+/// beside a thin cylinder (9 long, 0.003 wide) came back a quarter of the true
+/// 1.2e-4, 149 ulps of the scale away; a needle 12,120 long beside a cone 440
+/// long, 0.016 short of the true 5.924, 22 ulps away, which is twice the
+/// eight ulps of the shapes' size that f32 positions allow. Sixteen ulps keeps
+/// the distance within that, and costs at most 2% of the wide distance query on
+/// the standard pairs of every kind (cones, whose thin simplices drift most,
+/// the most).
+pub const WITNESS_DRIFT_ULPS_X8: f32 = 16.0;
 
 /// The wide GJK distance keeps the f32 barycentric weights of a tetrahedron that
 /// encloses the origin when the witnesses they give on A and B lie within this
@@ -241,6 +242,17 @@ pub const WITNESS_DRIFT_ULPS_X8: f32 = 64.0;
 /// both shapes to a few ulps, where the f64 weights' own rounding to f32 leaves
 /// it within one.
 pub const ENCLOSED_WITNESS_ULPS_X8: f32 = 8.0;
+
+/// A wide GJK lane whose f32 solve found the origin inside a tetrahedron, and
+/// whose weights [`ENCLOSED_WITNESS_ULPS_X8`] sent to f64, is answered again by
+/// gjk-core when an f64 weight is negative by more than this many f64 ulps of
+/// the weights' conditioning (the vertices' largest magnitude cubed over six
+/// times the volume, which bounds how far the rounding of the f64 solve moves a
+/// weight): the origin then lies outside the tetrahedron and the cores need not
+/// overlap at all (gjk-simd only). On a needle hull beside a thin cylinder,
+/// 1.6e4 and 1.8e3 long, the f32 weight of the fourth vertex came out 5.5e-4
+/// where f64 gives -4.0e-5, and the pair, 0.0177 apart, was reported touching.
+pub const ENCLOSURE_REFUTED_ULPS_X8: f64 = 64.0;
 
 /// Below this squared sine of the angle at the new vertex, the wide solve computes
 /// a triangle's normal at its largest angle instead: above it, the plain cross

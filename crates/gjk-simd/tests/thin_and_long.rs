@@ -8,17 +8,17 @@
 mod common;
 
 use common::{rng, rotation, unit_vector};
-use gjk_core::glam::{Quat, Vec3};
+use gjk_core::glam::{DVec3, Quat, Vec3};
 use gjk_core::tolerance::TOUCH_TOLERANCE;
 use gjk_core::{
-    Capsule, ConvexHull, Cuboid, Cylinder, Pose, Rounded, Shape, Status, SupportMap, distance,
-    intersects,
+    Capsule, Cone, ConvexHull, Cuboid, Cylinder, Pose, Rounded, Shape, Status, SupportMap,
+    distance, intersects,
 };
 use gjk_simd::{
     BatchOptions, Parallelism, contact_batch_with, distance_batch_with, intersects_batch_with,
 };
 use rand::Rng;
-use workloads::oracle::penetration_by_directions;
+use workloads::oracle::{distance_to_shape, local_support, penetration_by_directions};
 
 const SHORTCUTS: [BatchOptions; 2] = [
     BatchOptions {
@@ -484,6 +484,113 @@ fn needle_hulls_beside_thin_cylinders() {
                 let c = contacts[i].unwrap_or_else(|| panic!("no contact within 0.01: {msg}"));
                 assert!((-c.depth - core.distance).abs() <= tol, "{msg}");
             }
+        }
+    }
+}
+
+/// The distance of two separated shapes as an interval certified in f64 from
+/// gjk-core's answer, independently of GJK: above, the distance between its
+/// witness points plus how far each lies off its shape
+/// (`workloads::oracle::distance_to_shape`); below, the gap between the
+/// shapes' support planes along its normal (`workloads::oracle::local_support`).
+fn certified_distance(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> (f64, f64) {
+    let d = distance(a, pa, b, pb);
+    let hi = d.point_a.as_dvec3().distance(d.point_b.as_dvec3())
+        + distance_to_shape(a, pa, d.point_a)
+        + distance_to_shape(b, pb, d.point_b);
+    let n = d.normal.as_dvec3().normalize();
+    let extreme = |s: &Shape, p: &Pose, dir: DVec3| {
+        let q = p.rotation().as_dquat();
+        (q * local_support(s, q.conjugate() * dir) + p.translation().as_dvec3()).dot(n)
+    };
+    let lo = extreme(b, pb, -n) - extreme(a, pa, n);
+    (lo, hi)
+}
+
+/// Two pairs of the differential harness's long regime (seed 103), a needle
+/// hull thousands long beside a long cone or cylinder: the distance on every
+/// path is the true one (certified by `certified_distance`) within eight ulps
+/// of the shapes' size, and the speculative contact follows it.
+/// - A cone 440 long and a four-point needle 12,120 long, 5.924 apart: the
+///   wide loop converged on a `v` 0.016 short (22 ulps of the pair's scale)
+///   while its witnesses stood the true distance apart.
+/// - A cylinder 1,810 long and a five-point needle 15,760 long, 0.0177 apart:
+///   the wide solve found the origin inside a tetrahedron, whose f64 weights
+///   put it outside, and the pair was reported touching.
+#[test]
+fn needles_thousands_long_beside_long_curved_shapes() {
+    let pose = |r: [f32; 4], t: [f32; 3]| {
+        Pose::new(Quat::from_xyzw(r[0], r[1], r[2], r[3]), Vec3::from(t)).unwrap()
+    };
+    let hull = |points: &[[f32; 3]]| -> Shape {
+        let points: Vec<Vec3> = points.iter().map(|&p| Vec3::from(p)).collect();
+        ConvexHull::from_points(&points).unwrap().into()
+    };
+    let cases: [(Shape, Pose, Shape, Pose); 2] = [
+        (
+            Cone::new(219.57007, 1.4827425).unwrap().into(),
+            pose([0.0, 0.0, 0.0, 1.0], [0.0; 3]),
+            hull(&[
+                [-0.771598, -1.8210995, 1624.8557],
+                [-0.9017364, 0.2944565, -10497.601],
+                [-1.5513825, 0.97540414, -4733.7715],
+                [-1.9437821, -0.040952608, -2710.5186],
+            ]),
+            pose(
+                [-0.12091861, 0.19962582, 0.57896125, 0.78123754],
+                [1140.5115, 3020.4482, 5927.2075],
+            ),
+        ),
+        (
+            Cylinder::new(905.1803, 1.7028737).unwrap().into(),
+            pose([-0.97202605, 0.041205086, 0.16119656, 0.16578035], [0.0; 3]),
+            hull(&[
+                [-0.8048907, -0.43175328, -7367.445],
+                [0.90622103, 0.36974555, 6588.478],
+                [0.23374848, 0.77184725, 8392.869],
+                [0.7729757, 0.5263827, -7122.943],
+                [0.4548093, 1.1005923, -1720.3557],
+            ]),
+            pose(
+                [-0.8720357, -0.428474, 0.048431143, -0.23155609],
+                [-787.73883, 1743.2875, 4896.955],
+            ),
+        ),
+    ];
+    let (sa, pa, sb, pb): (Vec<Shape>, Vec<Pose>, Vec<Shape>, Vec<Pose>) = cases
+        .iter()
+        .map(|c| (c.0.clone(), c.1, c.2.clone(), c.3))
+        .fold(Default::default(), |mut v, c| {
+            v.0.push(c.0);
+            v.1.push(c.1);
+            v.2.push(c.2);
+            v.3.push(c.3);
+            v
+        });
+    for options in SHORTCUTS {
+        let wide = distance_batch_with(&sa, &pa, &sb, &pb, options).unwrap();
+        let hits = intersects_batch_with(&sa, &pa, &sb, &pb, options).unwrap();
+        let near = contact_batch_with(&sa, &pa, &sb, &pb, 0.01, options).unwrap();
+        for i in 0..sa.len() {
+            let (lo, hi) = certified_distance(&sa[i], &pa[i], &sb[i], &pb[i]);
+            let size = sa[i].bounding_radius().max(sb[i].bounding_radius());
+            let tol = 8.0 * f64::from(f32::EPSILON) * f64::from(size);
+            assert!(
+                hi - lo < 0.125 * tol,
+                "case {i}: certified within [{lo}, {hi}]"
+            );
+            let truth = 0.5 * (lo + hi);
+            let core = distance(&sa[i], &pa[i], &sb[i], &pb[i]);
+            let msg = format!(
+                "case {i} ({options:?}): truth {truth}, tolerance {tol}\n  core {core:?}\n  wide {:?}\n  intersects {:?}\n  contact {:?}",
+                wide[i], hits[i], near[i]
+            );
+            assert!(truth > tol, "{msg}");
+            for d in [core.distance, wide[i].distance] {
+                assert!((f64::from(d) - truth).abs() <= tol, "{msg}");
+            }
+            // Speculative within 0.01: the second pair, 0.0177 apart, has none.
+            assert_eq!(near[i].is_some(), truth <= 0.01, "{msg}");
         }
     }
 }

@@ -17,8 +17,8 @@
 //! [`TOUCH_TOLERANCE`]), which gjk-core, working in f64, has no need for.
 
 use gjk_core::tolerance::{
-    ENCLOSED_WITNESS_ULPS_X8, GJK_GAP_FLOOR, GJK_MAX_ITERATIONS, GJK_RELATIVE_GAP,
-    STALL_OPEN_GAP_X8, STALL_RECHECK_X8, TOUCH_TOLERANCE, WITNESS_DRIFT_ULPS_X8,
+    ENCLOSED_WITNESS_ULPS_X8, ENCLOSURE_REFUTED_ULPS_X8, GJK_GAP_FLOOR, GJK_MAX_ITERATIONS,
+    GJK_RELATIVE_GAP, STALL_OPEN_GAP_X8, STALL_RECHECK_X8, TOUCH_TOLERANCE, WITNESS_DRIFT_ULPS_X8,
 };
 use gjk_core::{Pose, Status};
 use glam::{DVec3, Vec3};
@@ -283,7 +283,10 @@ where
 /// farther apart than [`ENCLOSED_WITNESS_ULPS_X8`] ulps of the vertices'
 /// magnitude take the weights again in f64 ([`enclosed_witnesses`]), where they
 /// reproduce the origin; the others, most of them, keep the f32 weights at the
-/// cost of a few vector operations.
+/// cost of a few vector operations. The third mask holds the lanes whose f64
+/// weights put the origin outside the tetrahedron (see
+/// [`ENCLOSURE_REFUTED_ULPS_X8`]): the f32 solve was wrong to call them
+/// enclosed.
 #[inline(always)]
 fn enclosed_core_points(
     simplex: &SimplexX8,
@@ -291,7 +294,7 @@ fn enclosed_core_points(
     enclosed: MaskX8,
     core_a: Vec3X8,
     core_b: Vec3X8,
-) -> (Vec3X8, Vec3X8) {
+) -> (Vec3X8, Vec3X8, MaskX8) {
     let zero = f32x8::ZERO;
     let (ea, eb, ew) = *enclosing;
     let total = (0..3).fold(ew, |sum, k| {
@@ -311,26 +314,29 @@ fn enclosed_core_points(
     // A NaN residual fails the test too, and goes to f64.
     let close = (pa - pb).length_squared().le(bound * bound * size_sq);
     let mut bits = enclosed.and_not(close).bitmask();
+    let mut refuted = 0u8;
     while bits != 0 {
         let lane = bits.trailing_zeros() as usize;
         bits &= bits - 1;
-        let (a, b) = enclosed_witnesses(simplex, enclosing, lane);
+        let (a, b, outside) = enclosed_witnesses(simplex, enclosing, lane);
         pa.set_lane(lane, a);
         pb.set_lane(lane, b);
+        refuted |= u8::from(outside) << lane;
     }
-    (pa, pb)
+    (pa, pb, MaskX8::from_bitmask(refuted))
 }
 
 /// The witnesses of lane `lane`, whose tetrahedron (the three slots and the
-/// enclosing vertex) holds the origin: the origin's barycentric weights in f64,
-/// clamped to be non-negative and normalized, applied to the core points of A
-/// and B.
+/// enclosing vertex) holds the origin by the f32 solve: the origin's barycentric
+/// weights in f64, clamped to be non-negative and normalized, applied to the
+/// core points of A and B; and whether a weight is negative beyond the f64
+/// solve's rounding ([`ENCLOSURE_REFUTED_ULPS_X8`]), the origin outside.
 #[cold]
 fn enclosed_witnesses(
     simplex: &SimplexX8,
     (ea, eb, _): &(Vec3X8, Vec3X8, f32x8),
     lane: usize,
-) -> (Vec3, Vec3) {
+) -> (Vec3, Vec3, bool) {
     let a: [DVec3; 4] = [
         simplex.a[0].lane(lane),
         simplex.a[1].lane(lane),
@@ -350,8 +356,13 @@ fn enclosed_witnesses(
     let l1 = o.dot(e2.cross(e3)) / volume;
     let l2 = e1.dot(o.cross(e3)) / volume;
     let l3 = e1.dot(e2.cross(o)) / volume;
-    let mut weights =
-        [1.0 - l1 - l2 - l3, l1, l2, l3].map(|l| if l.is_finite() { l.max(0.0) } else { 0.0 });
+    let raw = [1.0 - l1 - l2 - l3, l1, l2, l3];
+    let size = w.iter().fold(0.0f64, |m, v| m.max(v.abs().max_element()));
+    let slack = ENCLOSURE_REFUTED_ULPS_X8 * f64::EPSILON * size * size * size / volume.abs();
+    // A NaN weight or slack (a flat tetrahedron) refutes nothing: the lane
+    // keeps the clamped weights, as before.
+    let outside = raw.iter().any(|&l| l < -slack);
+    let mut weights = raw.map(|l| if l.is_finite() { l.max(0.0) } else { 0.0 });
     let total: f64 = weights.iter().sum();
     if total > 0.0 {
         weights = weights.map(|l| l / total);
@@ -363,7 +374,7 @@ fn enclosed_witnesses(
         pa += a[k] * weights[k];
         pb += (a[k] - w[k]) * weights[k];
     }
-    (pa.as_vec3(), pb.as_vec3())
+    (pa.as_vec3(), pb.as_vec3(), outside)
 }
 
 /// Per-lane iteration counts as integers.
@@ -435,8 +446,9 @@ pub fn distance_x8<A: SupportMapX8, B: SupportMapX8>(
 
 /// Lanes the f32 loop left short of an answer, which gjk-core answers again:
 /// loops that stalled with the cores within [`STALL_RECHECK_X8`] of the pair's
-/// `scale` or with their duality gap still open (see [`STALL_OPEN_GAP_X8`]), and
-/// apart lanes whose witnesses drifted from `v` (see [`WITNESS_DRIFT_ULPS_X8`]).
+/// `scale` or with their duality gap still open (see [`STALL_OPEN_GAP_X8`]),
+/// apart lanes whose witnesses drifted from `v` (see [`WITNESS_DRIFT_ULPS_X8`]),
+/// and lanes whose enclosure f64 refuted (see [`ENCLOSURE_REFUTED_ULPS_X8`]).
 #[inline(always)]
 fn unresolved(gjk: &CoresGjk, scale: f32x8) -> MaskX8 {
     let near_contact = gjk
@@ -447,7 +459,7 @@ fn unresolved(gjk: &CoresGjk, scale: f32x8) -> MaskX8 {
         .witness_drift
         .gt(f32x8::splat(WITNESS_DRIFT_ULPS_X8 * f32::EPSILON) * scale);
     let stalled_short = gjk.stalled & (near_contact | gjk.stalled_open);
-    stalled_short | drifted.and_not(gjk.cores_overlap)
+    stalled_short | drifted.and_not(gjk.cores_overlap) | gjk.refuted
 }
 
 /// gjk-core's distance for the lanes of `lanes`, written over theirs in `out`
@@ -505,6 +517,10 @@ pub(crate) struct CoresGjk {
     pub cores: CoreClosest,
     /// Lanes whose cores overlap or touch (within the touch tolerance).
     pub cores_overlap: MaskX8,
+    /// Lanes the f32 loop found enclosed whose f64 weights put the origin
+    /// outside the tetrahedron (see [`ENCLOSURE_REFUTED_ULPS_X8`]): neither
+    /// overlapping nor with closest points.
+    pub refuted: MaskX8,
     /// Lanes that ended because `|v|` no longer decreased in f32.
     pub stalled: MaskX8,
     /// Stalled lanes whose duality gap was still open.
@@ -546,8 +562,9 @@ pub(crate) fn closest_cores<A: SupportMapX8, B: SupportMapX8>(
     let out = run::<A, B, false, true>(m, valid, touch * s, zero);
     let (mut core_a, mut core_b) = out.simplex.witnesses();
     let enclosed = out.enclosing.2.gt(zero);
+    let mut refuted = MaskX8::NONE;
     if enclosed.any() {
-        (core_a, core_b) =
+        (core_a, core_b, refuted) =
             enclosed_core_points(&out.simplex, &out.enclosing, enclosed, core_a, core_b);
     }
 
@@ -566,13 +583,14 @@ pub(crate) fn closest_cores<A: SupportMapX8, B: SupportMapX8>(
     let enclosure = Enclosure {
         w: [simplex.w[0], simplex.w[1], simplex.w[2], a3 - b3],
         a: [simplex.a[0], simplex.a[1], simplex.a[2], a3],
-        lanes: out.enclosed,
+        lanes: out.enclosed.and_not(refuted),
     };
     CoresGjk {
         enclosure,
         witness_drift,
         cores,
-        cores_overlap: out.cores_overlap,
+        cores_overlap: out.cores_overlap.and_not(refuted),
+        refuted,
         stalled: out.stalled,
         stalled_open: out.stalled_open,
         iterations: out.iterations,
