@@ -212,7 +212,11 @@ pub const STALL_RECHECK_X8: f32 = 1e-2;
 /// to within `gap / |v|`, over 5e-6 of itself. A thin simplex across a large
 /// flat face (a disk 1e4 wide against a short segment 1,456 away) stalls that
 /// way: the f32 solve of the new vertex rounds `|v|²` up, a distance 0.8 too
-/// long; ordinary rounding stalls close the gap far below this.
+/// long; ordinary rounding stalls close the gap far below this. A lane whose
+/// support point is a vertex of its simplex already, with the gap above this,
+/// counts as such a stall: on long curved cores (a capsule 266 long beside a
+/// cone 2,920 long) the f32 `v` of a thin simplex is off and its support
+/// repeats, and the distance came back 8 to 44 ulps of the shapes' size long.
 pub const STALL_OPEN_GAP_X8: f32 = 1e-5;
 
 /// A wide GJK lane whose cores are apart, and whose witnesses' difference

@@ -594,3 +594,77 @@ fn needles_thousands_long_beside_long_curved_shapes() {
         }
     }
 }
+
+/// Long curved cores of the differential harness's long regime (seeds 103 and
+/// 107), a capsule or cone beside a cone ten to a hundred times longer, 1.1 to
+/// 8,000 apart: the wide distance lies within two f32 ulps of the shapes' size
+/// of the interval `certified_distance` gives (itself under four ulps wide).
+/// The wide loop
+/// used to stop when the support point it found was a vertex already, with the
+/// duality gap still open: its f32 `v` on the long thin simplex was off, by 8
+/// to 44 ulps of the size (1.1284 for 1.1274, 1,212.14 for 1,208.90, 8,032.3
+/// for 8,026.7).
+#[test]
+fn long_curved_cores_where_the_support_repeats_with_the_gap_open() {
+    let pose = |r: [f32; 4], t: [f32; 3]| {
+        Pose::new(Quat::from_xyzw(r[0], r[1], r[2], r[3]), Vec3::from(t)).unwrap()
+    };
+    let cases: [(Shape, Pose, Shape, Pose); 3] = [
+        (
+            Capsule::new(133.0, 1.06).unwrap().into(),
+            pose([0.0, 0.0, 0.0, 1.0], [0.0; 3]),
+            Cone::new(1460.0, 0.685).unwrap().into(),
+            pose(
+                [0.009669257, 0.00029897704, 0.0077494048, 0.9999232],
+                [-23.5, 1200.0, 25.8],
+            ),
+        ),
+        (
+            Cone::new(6324000.0, 1227.0).unwrap().into(),
+            pose(
+                [0.29530567, -0.80791545, -0.22750436, -0.45640874],
+                [0.0; 3],
+            ),
+            Cone::new(212300.0, 656.7).unwrap().into(),
+            pose(
+                [0.2657047, -0.7869138, -0.5293093, -0.17320304],
+                [4196000.0, -4358000.0, -748700.0],
+            ),
+        ),
+        (
+            Capsule::new(124500.0, 902.2).unwrap().into(),
+            pose([-0.4628961, -0.6334946, 0.19149837, 0.589695], [0.0; 3]),
+            Cone::new(1076000.0, 1275.0).unwrap().into(),
+            pose(
+                [-0.23439729, -0.80859065, 0.15309823, 0.517494],
+                [259500.0, 879300.0, -577100.0],
+            ),
+        ),
+    ];
+    for options in SHORTCUTS {
+        for (i, (a, pa, b, pb)) in cases.iter().enumerate() {
+            let (lo, hi) = certified_distance(a, pa, b, pb);
+            let size = a.bounding_radius().max(b.bounding_radius());
+            // The spacing of f32 numbers at the size.
+            let ulp = f64::from(2f32.powi(size.log2().floor() as i32 - 23));
+            let tol = 2.0 * ulp;
+            assert!(
+                hi - lo < 2.0 * tol,
+                "case {i}: certified within [{lo}, {hi}]"
+            );
+            let wide = distance_batch_with(
+                std::slice::from_ref(a),
+                std::slice::from_ref(pa),
+                std::slice::from_ref(b),
+                std::slice::from_ref(pb),
+                options,
+            )
+            .unwrap()[0];
+            let d = f64::from(wide.distance);
+            assert!(
+                d >= lo - tol && d <= hi + tol,
+                "case {i} ({options:?}): certified within [{lo}, {hi}], tolerance {tol}\n  wide {wide:?}"
+            );
+        }
+    }
+}

@@ -196,11 +196,22 @@ where
         } else {
             gap.le(touch * v_len)
         };
-        let converged = active
-            & (gap.le(f32x8::splat(GJK_RELATIVE_GAP) * vv)
-                | gap.le(f32x8::splat(GJK_GAP_FLOOR) * v_len * w.length())
-                | resolved
-                | simplex.contains(w));
+        let closed = gap.le(f32x8::splat(GJK_RELATIVE_GAP) * vv)
+            | gap.le(f32x8::splat(GJK_GAP_FLOOR) * v_len * w.length())
+            | resolved;
+        let repeated = simplex.contains(w);
+        let converged = active & (closed | repeated);
+        if !BOOLEAN {
+            // A support point the simplex holds already ends the loop, but with
+            // the gap open it is f32's `v` that is off (a long thin simplex),
+            // not the distance that is found: such a lane counts as a stall with
+            // its gap open, which gjk-core answers again.
+            let open = converged.and_not(closed) & gap.gt(f32x8::splat(STALL_OPEN_GAP_X8) * vv);
+            if open.any() {
+                stalled_lanes |= open;
+                stalled_open |= open;
+            }
+        }
         if BOOLEAN {
             intersected |= converged & within_reach;
         }
