@@ -488,6 +488,22 @@ fn needle_hulls_beside_thin_cylinders() {
     }
 }
 
+/// A pose from a quaternion's `[x, y, z, w]` and a translation, as the
+/// harness's case files hold them.
+fn pose_xyzw(r: [f32; 4], t: [f32; 3]) -> Pose {
+    Pose::new(Quat::from_xyzw(r[0], r[1], r[2], r[3]), Vec3::from(t)).unwrap()
+}
+
+/// Pairs as the batch queries take them: A's shapes, A's poses, B's, B's.
+fn columns(cases: &[(Shape, Pose, Shape, Pose)]) -> (Vec<Shape>, Vec<Pose>, Vec<Shape>, Vec<Pose>) {
+    (
+        cases.iter().map(|c| c.0.clone()).collect(),
+        cases.iter().map(|c| c.1).collect(),
+        cases.iter().map(|c| c.2.clone()).collect(),
+        cases.iter().map(|c| c.3).collect(),
+    )
+}
+
 /// The distance of two separated shapes as an interval certified in f64 from
 /// gjk-core's answer, independently of GJK: above, the distance between its
 /// witness points plus how far each lies off its shape
@@ -519,9 +535,7 @@ fn certified_distance(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose) -> (f64, f64) 
 ///   put it outside, and the pair was reported touching.
 #[test]
 fn needles_thousands_long_beside_long_curved_shapes() {
-    let pose = |r: [f32; 4], t: [f32; 3]| {
-        Pose::new(Quat::from_xyzw(r[0], r[1], r[2], r[3]), Vec3::from(t)).unwrap()
-    };
+    let pose = pose_xyzw;
     let hull = |points: &[[f32; 3]]| -> Shape {
         let points: Vec<Vec3> = points.iter().map(|&p| Vec3::from(p)).collect();
         ConvexHull::from_points(&points).unwrap().into()
@@ -557,16 +571,7 @@ fn needles_thousands_long_beside_long_curved_shapes() {
             ),
         ),
     ];
-    let (sa, pa, sb, pb): (Vec<Shape>, Vec<Pose>, Vec<Shape>, Vec<Pose>) = cases
-        .iter()
-        .map(|c| (c.0.clone(), c.1, c.2.clone(), c.3))
-        .fold(Default::default(), |mut v, c| {
-            v.0.push(c.0);
-            v.1.push(c.1);
-            v.2.push(c.2);
-            v.3.push(c.3);
-            v
-        });
+    let (sa, pa, sb, pb) = columns(&cases);
     for options in SHORTCUTS {
         let wide = distance_batch_with(&sa, &pa, &sb, &pb, options).unwrap();
         let hits = intersects_batch_with(&sa, &pa, &sb, &pb, options).unwrap();
@@ -606,9 +611,7 @@ fn needles_thousands_long_beside_long_curved_shapes() {
 /// for 8,026.7).
 #[test]
 fn long_curved_cores_where_the_support_repeats_with_the_gap_open() {
-    let pose = |r: [f32; 4], t: [f32; 3]| {
-        Pose::new(Quat::from_xyzw(r[0], r[1], r[2], r[3]), Vec3::from(t)).unwrap()
-    };
+    let pose = pose_xyzw;
     let cases: [(Shape, Pose, Shape, Pose); 3] = [
         (
             Capsule::new(133.0, 1.06).unwrap().into(),
@@ -641,10 +644,12 @@ fn long_curved_cores_where_the_support_repeats_with_the_gap_open() {
             ),
         ),
     ];
+    let (sa, pa, sb, pb) = columns(&cases);
     for options in SHORTCUTS {
-        for (i, (a, pa, b, pb)) in cases.iter().enumerate() {
-            let (lo, hi) = certified_distance(a, pa, b, pb);
-            let size = a.bounding_radius().max(b.bounding_radius());
+        let wide = distance_batch_with(&sa, &pa, &sb, &pb, options).unwrap();
+        for i in 0..sa.len() {
+            let (lo, hi) = certified_distance(&sa[i], &pa[i], &sb[i], &pb[i]);
+            let size = sa[i].bounding_radius().max(sb[i].bounding_radius());
             // The spacing of f32 numbers at the size.
             let ulp = f64::from(2f32.powi(size.log2().floor() as i32 - 23));
             let tol = 2.0 * ulp;
@@ -652,18 +657,11 @@ fn long_curved_cores_where_the_support_repeats_with_the_gap_open() {
                 hi - lo < 2.0 * tol,
                 "case {i}: certified within [{lo}, {hi}]"
             );
-            let wide = distance_batch_with(
-                std::slice::from_ref(a),
-                std::slice::from_ref(pa),
-                std::slice::from_ref(b),
-                std::slice::from_ref(pb),
-                options,
-            )
-            .unwrap()[0];
-            let d = f64::from(wide.distance);
+            let d = f64::from(wide[i].distance);
             assert!(
                 d >= lo - tol && d <= hi + tol,
-                "case {i} ({options:?}): certified within [{lo}, {hi}], tolerance {tol}\n  wide {wide:?}"
+                "case {i} ({options:?}): certified within [{lo}, {hi}], tolerance {tol}\n  wide {:?}",
+                wide[i]
             );
         }
     }

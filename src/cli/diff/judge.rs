@@ -673,6 +673,7 @@ mod tests {
         );
         assert_eq!(j.verdict, Verdict::ReferenceCertified);
     }
+
     /// A distance answer whose normal is longer than a unit vector proves no
     /// gap: the box and the ball are 1 apart (`ball_by_box(2.5)`), and an answer
     /// of 1.3 with points on both shapes 1.3 apart (a corner of the box, the

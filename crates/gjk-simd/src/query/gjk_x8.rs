@@ -196,6 +196,9 @@ where
         } else {
             gap.le(touch * v_len)
         };
+        // The lanes of `lanes` whose gap is still open: a loop that ends there
+        // has not found the distance (see `STALL_OPEN_GAP_X8`).
+        let gap_open = |lanes: MaskX8| lanes & gap.gt(f32x8::splat(STALL_OPEN_GAP_X8) * vv);
         let closed = gap.le(f32x8::splat(GJK_RELATIVE_GAP) * vv)
             | gap.le(f32x8::splat(GJK_GAP_FLOOR) * v_len * w.length())
             | resolved;
@@ -206,7 +209,7 @@ where
             // the gap open it is f32's `v` that is off (a long thin simplex),
             // not the distance that is found: such a lane counts as a stall with
             // its gap open, which gjk-core answers again.
-            let open = converged.and_not(closed) & gap.gt(f32x8::splat(STALL_OPEN_GAP_X8) * vv);
+            let open = gap_open(converged.and_not(closed));
             if open.any() {
                 stalled_lanes |= open;
                 stalled_open |= open;
@@ -253,7 +256,7 @@ where
         let stalled = active & solved_vv.ge(vv);
         if stalled.any() {
             stalled_lanes |= stalled;
-            stalled_open |= stalled & gap.gt(f32x8::splat(STALL_OPEN_GAP_X8) * vv);
+            stalled_open |= gap_open(stalled);
         }
         if BOOLEAN {
             intersected |= stalled & within_reach;
