@@ -4,10 +4,14 @@ mod common;
 
 use common::{hulls, pairs, rounded, shape};
 use gjk_core::glam::{Quat, Vec3};
-use gjk_core::{Capsule, Cuboid, Distance, Intersection, Pose, Shape, Sphere, Status};
+use gjk_core::tolerance::GJK_TRIPS_PER_ROUND_X8;
+use gjk_core::{
+    Capsule, Cone, Cuboid, Cylinder, Distance, Intersection, Pose, Shape, Sphere, Status,
+};
 use gjk_simd::{
-    BatchError, BatchOptions, ConvexHullX8, CuboidX8, MaskX8, Parallelism, PoseX8, distance_batch,
-    distance_batch_with, distance_x8, intersects_batch, intersects_batch_with, intersects_x8,
+    BatchError, BatchOptions, ConeX8, ConvexHullX8, CuboidX8, CylinderX8, MaskX8, Parallelism,
+    PoseX8, distance_batch, distance_batch_with, distance_x8, intersects_batch,
+    intersects_batch_with, intersects_x8,
 };
 use rand::Rng;
 
@@ -528,4 +532,91 @@ fn driver_writes_the_kernels_answers_field_by_field() {
     for (k, dk) in d.iter().enumerate() {
         assert_eq!(bits_d(dk), bits_d(&r.lane(k)), "seed {seed:#x}, lane {k}");
     }
+}
+
+/// The batch driver runs the distance's GJK in rounds and regroups the lanes
+/// still running after each (`GJK_TRIPS_PER_ROUND_X8`): a lane's loop goes on in
+/// another batch where it stopped. On cylinders and cones posed around contact,
+/// whose loops take from a few trips to several rounds, every pair's answer is
+/// bit for bit the kernel's on the same eight pairs, whose loops run unbroken.
+#[test]
+fn regrouped_loops_answer_as_unbroken_ones() {
+    let seed = 0x6E0D;
+    let mut rng = common::rng(seed);
+    let n = 512;
+    let mut size = || (rng.random_range(0.3..1.5f32), rng.random_range(0.3..1.5f32));
+    let cylinders: Vec<Cylinder> = (0..n)
+        .map(|_| {
+            let (h, r) = size();
+            Cylinder::new(h, r).unwrap()
+        })
+        .collect();
+    let cones: Vec<Cone> = (0..n)
+        .map(|_| {
+            let (h, r) = size();
+            Cone::new(h, r).unwrap()
+        })
+        .collect();
+    let poses: Vec<(Pose, Pose)> = (0..n)
+        .map(|_| {
+            let t = Vec3::new(
+                rng.random_range(-2.5..2.5),
+                rng.random_range(-2.5..2.5),
+                rng.random_range(-2.5..2.5),
+            );
+            (
+                at(common::rotation(&mut rng), Vec3::ZERO),
+                at(common::rotation(&mut rng), t),
+            )
+        })
+        .collect();
+    let (pa, pb): (Vec<Pose>, Vec<Pose>) = poses.iter().copied().unzip();
+    let options = gjk_simd::BatchOptions {
+        parallelism: Parallelism::Sequential,
+        early_outs: false,
+        closed_forms: false,
+    };
+    let eight = |k: usize| -> (PoseX8, PoseX8) {
+        (
+            PoseX8::from_array(pa[k..k + 8].try_into().unwrap()),
+            PoseX8::from_array(pb[k..k + 8].try_into().unwrap()),
+        )
+    };
+    let check = |what: &str, d: &[Distance], unbroken: &dyn Fn(usize) -> gjk_simd::DistanceX8| {
+        let mut regrouped = 0;
+        for k in (0..n).step_by(8) {
+            let r = unbroken(k);
+            for lane in 0..8 {
+                let i = k + lane;
+                regrouped += usize::from(d[i].iterations > 1 + GJK_TRIPS_PER_ROUND_X8);
+                assert_eq!(
+                    bits_d(&d[i]),
+                    bits_d(&r.lane(lane)),
+                    "{what}: seed {seed:#x}, pair {i}: batch {:?}, kernel {:?}",
+                    d[i],
+                    r.lane(lane)
+                );
+            }
+        }
+        // The rounds were exercised: many loops outlived their first round.
+        assert!(
+            regrouped > n / 8,
+            "{what}: only {regrouped} loops regrouped"
+        );
+    };
+    let shapes: Vec<Shape> = cylinders.iter().map(|&c| Shape::Cylinder(c)).collect();
+    let d = gjk_simd::distance_batch_with(&shapes, &pa, &shapes, &pb, options).unwrap();
+    check("cylinders", &d, &|k| {
+        let c = CylinderX8::from_array(cylinders[k..k + 8].try_into().unwrap());
+        let (wa, wb) = eight(k);
+        distance_x8(&c, &wa, &c, &wb, MaskX8::ALL)
+    });
+    let cone_shapes: Vec<Shape> = cones.iter().map(|&c| Shape::Cone(c)).collect();
+    let d = gjk_simd::distance_batch_with(&cone_shapes, &pa, &shapes, &pb, options).unwrap();
+    check("cone-cylinder", &d, &|k| {
+        let a = ConeX8::from_array(cones[k..k + 8].try_into().unwrap());
+        let b = CylinderX8::from_array(cylinders[k..k + 8].try_into().unwrap());
+        let (wa, wb) = eight(k);
+        distance_x8(&a, &wa, &b, &wb, MaskX8::ALL)
+    });
 }

@@ -169,19 +169,10 @@ where
 {
     let mut a = RoundedX8::<SA>::default();
     let mut b = RoundedX8::<SB>::default();
-    for batch in idx.chunks(8) {
-        let (pose_a, pose_b) = pack_batch(inputs, batch, &mut a, &mut b);
-        let pair = PairX8 {
-            a: &a,
-            pose_a: &pose_a,
-            b: &b,
-            pose_b: &pose_b,
-        };
-        // SAFETY: `batch` is a range of a block's `order`, which holds each pair
-        // once; slices handed to different tasks are disjoint, and run after
-        // their block's planning (see `run_query`).
-        unsafe { query.run(&pair, batch, inputs, out) };
-    }
+    // SAFETY: `idx` is a range of a block's `order`, which holds each pair once;
+    // slices handed to different tasks are disjoint, and run after their block's
+    // planning (see `run_query`).
+    unsafe { query.run_pairs((&mut a, &mut b), idx, inputs, out) };
 }
 
 /// [`run_bucket`] with the closed-form segment kernel (spheres and capsules).

@@ -6,12 +6,13 @@ use std::borrow::Borrow;
 use std::cell::RefCell;
 use std::marker::PhantomData;
 
+use gjk_core::tolerance::{GJK_MAX_ITERATIONS, GJK_TRIPS_PER_ROUND_X8};
 use gjk_core::{Distance, Intersection, ManifoldScratch, Shape, manifold_from_contact};
 use wide::f32x8;
 
 use super::early_outs::EarlyOuts;
 use super::output::OutSlots;
-use super::pack::Inputs;
+use super::pack::{Inputs, pack_batch};
 use super::pair_contact::ManifoldOut;
 use crate::feature_x8::FeatureMapX8;
 use crate::math::{CmpX8, MaskX8};
@@ -19,8 +20,9 @@ use crate::query::closed_forms_x8::{
     SegmentCoreX8, segments_contact_x8, segments_distance_x8, segments_intersect_x8,
 };
 use crate::query::contact_x8::{ContactX8, contact_reach, contact_x8};
-use crate::query::gjk_x8::{distance_x8, intersects_x8};
+use crate::query::gjk_x8::{GjkLane, distance_in_rounds, distance_x8, intersects_x8};
 use crate::query::manifold_x8::{PairX8, manifold_lanes_x8};
+use crate::shapes::{LaneShape, RoundedX8};
 
 /// One query the driver can run: its early outs, and the wide kernels that write
 /// its results.
@@ -53,6 +55,32 @@ pub(super) trait BatchQuery: EarlyOuts + Sync {
         inputs: &Inputs<'_, S>,
         out: &OutSlots<Self::Out>,
     );
+    /// Runs the kernel on the pairs `idx` of one kind pair (bucket order), eight
+    /// at a time, packing each batch into `a` and `b`, and writes each result to
+    /// its slot.
+    ///
+    /// # Safety
+    /// As for `run`, for every slot of `idx`.
+    #[inline(always)]
+    unsafe fn run_pairs<A: LaneShape, B: LaneShape, S: Borrow<Shape>>(
+        &self,
+        (a, b): (&mut RoundedX8<A>, &mut RoundedX8<B>),
+        idx: &[u32],
+        inputs: &Inputs<'_, S>,
+        out: &OutSlots<Self::Out>,
+    ) {
+        for batch in idx.chunks(8) {
+            let (pose_a, pose_b) = pack_batch(inputs, batch, a, b);
+            let pair = PairX8 {
+                a: &*a,
+                pose_a: &pose_a,
+                b: &*b,
+                pose_b: &pose_b,
+            };
+            // SAFETY: as the caller's.
+            unsafe { self.run(&pair, batch, inputs, out) };
+        }
+    }
 }
 
 /// The boolean query: [`Intersection`] per pair.
@@ -108,6 +136,71 @@ impl BatchQuery for DistanceQuery {
         let r = distance_x8(p.a, p.pose_a, p.b, p.pose_b, MaskX8::first(batch.len()));
         // SAFETY: exclusive by the caller's contract.
         unsafe { out.write_distances(batch, &r) };
+    }
+    /// In rounds (see [`GJK_TRIPS_PER_ROUND_X8`]): each batch runs a round of
+    /// GJK trips, and the lanes still running after it go on in the next round,
+    /// regrouped eight to a batch, until none is left. A lane's loop goes on
+    /// exactly where it stopped, so its answer is the one an unbroken loop
+    /// gives, whichever lanes shared its batches; the slots of lanes left
+    /// running are written again when their loops end.
+    #[inline(always)]
+    unsafe fn run_pairs<A: LaneShape, B: LaneShape, S: Borrow<Shape>>(
+        &self,
+        (a, b): (&mut RoundedX8<A>, &mut RoundedX8<B>),
+        idx: &[u32],
+        inputs: &Inputs<'_, S>,
+        out: &OutSlots<Distance>,
+    ) {
+        let mut round = |batch: &[u32],
+                         resume: Option<&[GjkLane]>,
+                         budget: u32,
+                         next: &mut (Vec<u32>, Vec<GjkLane>)| {
+            let (pose_a, pose_b) = pack_batch(inputs, batch, a, b);
+            let lanes = MaskX8::first(batch.len());
+            let r = distance_in_rounds(
+                &*a,
+                &pose_a,
+                &*b,
+                &pose_b,
+                lanes,
+                resume,
+                budget,
+                |k, state| {
+                    next.0.push(batch[k]);
+                    next.1.push(state);
+                },
+            );
+            // SAFETY: exclusive by the caller's contract; a slot written here for
+            // a lane left running is written again, in this task, by the round
+            // that ends its loop.
+            unsafe { out.write_distances(batch, &r) };
+        };
+        // Lanes left running by the round under way, and by the one before: at
+        // most every pair of the bucket, so neither list grows (copying the
+        // loops' states) after this.
+        let mut next = (Vec::with_capacity(idx.len()), Vec::with_capacity(idx.len()));
+        let mut current = (Vec::with_capacity(idx.len()), Vec::with_capacity(idx.len()));
+        for batch in idx.chunks(8) {
+            round(batch, None, GJK_TRIPS_PER_ROUND_X8, &mut next);
+        }
+        // Every round ends a loop or takes it a trip further, and loops end at
+        // GJK_MAX_ITERATIONS trips: no loop outlives that many rounds. Past them a
+        // round without a budget would end whatever is left.
+        let mut rounds = 0;
+        while !next.0.is_empty() {
+            rounds += 1;
+            let budget = if rounds < GJK_MAX_ITERATIONS {
+                GJK_TRIPS_PER_ROUND_X8
+            } else {
+                u32::MAX
+            };
+            std::mem::swap(&mut current, &mut next);
+            next.0.clear();
+            next.1.clear();
+            for (batch, resume) in current.0.chunks(8).zip(current.1.chunks(8)) {
+                round(batch, Some(resume), budget, &mut next);
+            }
+        }
     }
     #[inline(always)]
     unsafe fn run_segments<A, B, S>(

@@ -6,7 +6,10 @@
 //! keeps their values, so a finished lane is frozen bit for bit. Nothing feeds one
 //! lane's numbers into another's; only the trip count depends on all lanes, and
 //! extra trips leave frozen lanes untouched. A lane's result therefore depends only
-//! on its own inputs, whichever pairs share its batch.
+//! on its own inputs, whichever pairs share its batch. The loop's state between
+//! two trips is a value (`Trips`): the distance query can stop after a few
+//! trips and hand the lanes still running to the batch driver, which goes on with
+//! them, regrouped, in fuller batches (see `distance_in_rounds`).
 //!
 //! The termination tests are `gjk-core`'s, in its order, with its constants
 //! (imported from [`gjk_core::tolerance`]): non-finite `|v|`, containment
@@ -105,9 +108,9 @@ struct Outcome {
     status: [Status; 8],
 }
 
-/// The GJK loop on eight pairs of cores. `BOOLEAN` selects the early verdicts of
-/// the intersection test (with `reach` = margins + touch tolerance); `WITNESS`
-/// tracks the core points for closest points.
+/// The GJK loop on eight pairs of cores, run to its end. `BOOLEAN` selects the
+/// early verdicts of the intersection test (with `reach` = margins + touch
+/// tolerance); `WITNESS` tracks the core points for closest points.
 #[inline(always)]
 fn run<A, B, const BOOLEAN: bool, const WITNESS: bool>(
     m: &MinkowskiX8<'_, A, B>,
@@ -119,167 +122,319 @@ where
     A: SupportMapX8,
     B: SupportMapX8,
 {
-    let zero = f32x8::ZERO;
-    let touch_sq = touch * touch;
-    // Start from the support along the line between the centres, as gjk-core does.
-    let has_offset = m.offset().length_squared().gt(zero);
-    let first_dir = has_offset.select(m.offset(), Vec3X8::splat(Vec3::X));
-    let (w0, a0) = m.support(first_dir, valid);
-    let mut simplex = SimplexX8::single(w0, a0);
-    let mut enclosing = (Vec3X8::ZERO, Vec3X8::ZERO, zero);
-    let mut v = w0;
-    let mut iterations = valid.select(f32x8::ONE, zero);
-    let max_iterations = f32x8::splat(GJK_MAX_ITERATIONS as f32);
+    let mut trips = Trips::start(m, valid);
+    trips.advance::<A, B, BOOLEAN, WITNESS>(m, touch, reach, u32::MAX);
+    trips.outcome(valid)
+}
 
-    let mut terminated = !valid;
-    let mut cores_overlap = MaskX8::NONE;
-    let mut enclosed_lanes = MaskX8::NONE;
-    let mut intersected = MaskX8::NONE;
-    let mut degenerate = MaskX8::NONE;
-    let mut capped = MaskX8::NONE;
-    let mut stalled_lanes = MaskX8::NONE;
-    let mut stalled_open = MaskX8::NONE;
+/// The GJK loop's state between two trips. A lane that has not terminated is
+/// described completely by its simplex, `v` and iteration count ([`GjkLane`]):
+/// every other field changes only in the trip that terminates the lane.
+#[derive(Clone, Copy)]
+struct Trips {
+    simplex: SimplexX8,
+    /// Fourth vertex and its weight, for lanes whose tetrahedron enclosed the origin.
+    enclosing: (Vec3X8, Vec3X8, f32x8),
+    v: Vec3X8,
+    iterations: f32x8,
+    terminated: MaskX8,
+    cores_overlap: MaskX8,
+    enclosed: MaskX8,
+    intersected: MaskX8,
+    degenerate: MaskX8,
+    capped: MaskX8,
+    stalled: MaskX8,
+    stalled_open: MaskX8,
+}
 
-    // Every active lane gains one iteration per trip and stops at the cap, so the
-    // loop runs at most GJK_MAX_ITERATIONS trips whatever the data (NaN included).
-    loop {
-        let mut active = !terminated;
-        if active.none() {
-            break;
-        }
-        let vv = v.length_squared();
-        let non_finite = active.and_not(vv.finite());
-        degenerate |= non_finite;
-        active = active.and_not(non_finite);
+/// One lane of a loop left running ([`Trips::lanes`]), to go on in another
+/// batch ([`Trips::resume`]) exactly as it would have gone on in its own: the
+/// simplex slots with whatever they hold, `v` and the support evaluations so
+/// far, as the lane's column of the loop's 28 wide values (four rows of eight,
+/// the last four floats unused), so that a batch's lanes are saved and restored
+/// by four 8x8 transposes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GjkLane([f32x8; 4]);
 
-        let contained = active & vv.le(touch_sq);
-        cores_overlap |= contained;
-        intersected |= contained;
-        active = active.and_not(contained);
-
-        let v_len = vv.sqrt();
-        let within_reach = v_len.le(reach);
-        if BOOLEAN {
-            let hit = active & within_reach;
-            intersected |= hit;
-            active = active.and_not(hit);
+impl Trips {
+    /// The loop before its first trip: the support along the line between the
+    /// centres, as gjk-core starts.
+    #[inline(always)]
+    fn start<A: SupportMapX8, B: SupportMapX8>(m: &MinkowskiX8<'_, A, B>, valid: MaskX8) -> Self {
+        let zero = f32x8::ZERO;
+        let has_offset = m.offset().length_squared().gt(zero);
+        let first_dir = has_offset.select(m.offset(), Vec3X8::splat(Vec3::X));
+        let (w0, a0) = m.support(first_dir, valid);
+        Trips {
+            simplex: SimplexX8::single(w0, a0),
+            enclosing: (Vec3X8::ZERO, Vec3X8::ZERO, zero),
+            v: w0,
+            iterations: valid.select(f32x8::ONE, zero),
+            terminated: !valid,
+            cores_overlap: MaskX8::NONE,
+            enclosed: MaskX8::NONE,
+            intersected: MaskX8::NONE,
+            degenerate: MaskX8::NONE,
+            capped: MaskX8::NONE,
+            stalled: MaskX8::NONE,
+            stalled_open: MaskX8::NONE,
         }
-
-        let at_cap = active & iterations.ge(max_iterations);
-        capped |= at_cap;
-        if BOOLEAN {
-            intersected |= at_cap & within_reach;
-        }
-        active = active.and_not(at_cap);
-        if active.none() {
-            break;
-        }
-
-        let (w, a) = m.support(-v, active);
-        iterations = active.select(iterations + f32x8::ONE, iterations);
-        let vw = v.dot(w);
-        if BOOLEAN {
-            // v·w / |v| is a lower bound of the cores' distance: the plane through
-            // w orthogonal to v separates the origin from core(A) - core(B).
-            let separated = active & vw.gt(reach * v_len);
-            active = active.and_not(separated);
-        }
-        let gap = vv - vw;
-        // `gap / |v|` bounds how far `|v|` exceeds the cores' distance: within
-        // the touch tolerance, the distance is as exact as the pair's f32
-        // arithmetic resolves it (see `TOUCH_TOLERANCE`), and curved cores,
-        // which GJK approaches only linearly, would spend trips on its last
-        // ulps. The boolean query keeps gjk-core's tests: its verdict compares
-        // `|v|` with a reach that already holds the touch tolerance.
-        let resolved = if BOOLEAN {
-            MaskX8::NONE
-        } else {
-            gap.le(touch * v_len)
-        };
-        // The lanes of `lanes` whose gap is still open: a loop that ends there
-        // has not found the distance (see `STALL_OPEN_GAP_X8`).
-        let gap_open = |lanes: MaskX8| lanes & gap.gt(f32x8::splat(STALL_OPEN_GAP_X8) * vv);
-        let closed = gap.le(f32x8::splat(GJK_RELATIVE_GAP) * vv)
-            | gap.le(f32x8::splat(GJK_GAP_FLOOR) * v_len * w.length())
-            | resolved;
-        let repeated = simplex.contains(w);
-        let converged = active & (closed | repeated);
-        if !BOOLEAN {
-            // A support point the simplex holds already ends the loop, but with
-            // the gap open it is f32's `v` that is off (a long thin simplex),
-            // not the distance that is found: such a lane counts as a stall with
-            // its gap open, which gjk-core answers again.
-            let open = gap_open(converged.and_not(closed));
-            if open.any() {
-                stalled_lanes |= open;
-                stalled_open |= open;
-            }
-        }
-        if BOOLEAN {
-            intersected |= converged & within_reach;
-        }
-        active = active.and_not(converged);
-        // A batch's last trip usually ends here, every lane converged or separated:
-        // the solve below would only compute what the masks then throw away.
-        if active.none() {
-            break;
-        }
-
-        // The boolean query takes the lean sub-algorithm (no weights); distance
-        // queries the weighted one, whose weights give the witness points.
-        let (solved_v, solved_vv, keep, enclosed, weighted) = if BOOLEAN {
-            let s = simplex.solve_boolean(w, active);
-            (s.v, s.vv, s.keep, s.enclosed, None)
-        } else {
-            let s = simplex.solve(w, active);
-            (s.v, s.vv, s.keep(), s.enclosed, Some(s))
-        };
-        let enclosed = active & enclosed;
-        cores_overlap |= enclosed;
-        enclosed_lanes |= enclosed;
-        intersected |= enclosed;
-        if let Some(solved) = &weighted {
-            for k in 0..3 {
-                simplex.weights[k] = enclosed.select(solved.weights[k], simplex.weights[k]);
-                simplex.exists[k] |= enclosed;
-            }
-            enclosing = (
-                enclosed.select(a, enclosing.0),
-                enclosed.select(a - w, enclosing.1),
-                enclosed.select(solved.weight_w, enclosing.2),
-            );
-        }
-        v = enclosed.select(Vec3X8::ZERO, v);
-        active = active.and_not(enclosed);
-
-        // No decrease of |v|: the previous simplex is as good as it gets in f32.
-        let stalled = active & solved_vv.ge(vv);
-        if stalled.any() {
-            stalled_lanes |= stalled;
-            stalled_open |= gap_open(stalled);
-        }
-        if BOOLEAN {
-            intersected |= stalled & within_reach;
-        }
-        active = active.and_not(stalled);
-
-        simplex.update::<WITNESS>(active, keep, weighted.as_ref(), w, a);
-        v = active.select(solved_v, v);
-        // Lanes that left `active` during this trip are now finished.
-        terminated |= !active;
     }
 
-    Outcome {
-        simplex,
-        enclosing,
-        enclosed: enclosed_lanes,
-        v,
-        cores_overlap,
-        shapes_intersect: intersected,
-        stalled: stalled_lanes,
-        stalled_open,
-        iterations,
-        status: statuses(!valid, degenerate, capped),
+    /// The loop of lanes left running elsewhere, lane `k` from `lanes[k]`;
+    /// lanes past them, or outside `valid`, are terminated from the start.
+    #[inline(always)]
+    fn resume(lanes: &[GjkLane], valid: MaskX8) -> Self {
+        let pick = |k: usize| lanes.get(k).unwrap_or(&lanes[0]);
+        let rows: [[f32x8; 8]; 4] =
+            std::array::from_fn(|g| f32x8::transpose(std::array::from_fn(|k| pick(k).0[g])));
+        let value = |i: usize| rows[i / 8][i % 8];
+        let vec = |i: usize| Vec3X8::new(value(i), value(i + 1), value(i + 2));
+        let simplex = SimplexX8 {
+            w: std::array::from_fn(|j| vec(3 * j)),
+            a: std::array::from_fn(|j| vec(9 + 3 * j)),
+            weights: std::array::from_fn(|j| value(18 + j)),
+            exists: std::array::from_fn(|j| value(21 + j).gt(f32x8::splat(0.5))),
+        };
+        let zero = f32x8::ZERO;
+        let running = valid & MaskX8::first(lanes.len());
+        Trips {
+            simplex,
+            enclosing: (Vec3X8::ZERO, Vec3X8::ZERO, zero),
+            v: vec(24),
+            iterations: running.select(value(27), zero),
+            terminated: !running,
+            cores_overlap: MaskX8::NONE,
+            enclosed: MaskX8::NONE,
+            intersected: MaskX8::NONE,
+            degenerate: MaskX8::NONE,
+            capped: MaskX8::NONE,
+            stalled: MaskX8::NONE,
+            stalled_open: MaskX8::NONE,
+        }
+    }
+
+    /// Lanes whose loop has not ended.
+    #[inline(always)]
+    fn running(&self) -> MaskX8 {
+        !self.terminated
+    }
+
+    /// Every lane's loop, to resume elsewhere (the layout of [`GjkLane`]).
+    #[inline(always)]
+    fn lanes(&self) -> [GjkLane; 8] {
+        let s = &self.simplex;
+        let (one, zero) = (f32x8::ONE, f32x8::ZERO);
+        let mut values = [zero; 32];
+        for j in 0..3 {
+            [values[3 * j], values[3 * j + 1], values[3 * j + 2]] = [s.w[j].x, s.w[j].y, s.w[j].z];
+            [values[9 + 3 * j], values[10 + 3 * j], values[11 + 3 * j]] =
+                [s.a[j].x, s.a[j].y, s.a[j].z];
+            values[18 + j] = s.weights[j];
+            values[21 + j] = s.exists[j].select(one, zero);
+        }
+        [values[24], values[25], values[26]] = [self.v.x, self.v.y, self.v.z];
+        values[27] = self.iterations;
+        let rows: [[f32x8; 8]; 4] =
+            std::array::from_fn(|g| f32x8::transpose(std::array::from_fn(|k| values[8 * g + k])));
+        std::array::from_fn(|k| GjkLane(std::array::from_fn(|g| rows[g][k])))
+    }
+
+    /// Runs up to `budget` trips, or until every lane has terminated.
+    #[inline(always)]
+    fn advance<A, B, const BOOLEAN: bool, const WITNESS: bool>(
+        &mut self,
+        m: &MinkowskiX8<'_, A, B>,
+        touch: f32x8,
+        reach: f32x8,
+        budget: u32,
+    ) where
+        A: SupportMapX8,
+        B: SupportMapX8,
+    {
+        let touch_sq = touch * touch;
+        let max_iterations = f32x8::splat(GJK_MAX_ITERATIONS as f32);
+        let Trips {
+            mut simplex,
+            mut enclosing,
+            mut v,
+            mut iterations,
+            mut terminated,
+            mut cores_overlap,
+            enclosed: mut enclosed_lanes,
+            mut intersected,
+            mut degenerate,
+            mut capped,
+            stalled: mut stalled_lanes,
+            mut stalled_open,
+        } = *self;
+        let mut trips_left = budget;
+
+        // Every active lane gains one iteration per trip and stops at the cap, so the
+        // loop runs at most GJK_MAX_ITERATIONS trips whatever the data (NaN included).
+        loop {
+            let mut active = !terminated;
+            if active.none() || trips_left == 0 {
+                break;
+            }
+            trips_left -= 1;
+            let vv = v.length_squared();
+            let non_finite = active.and_not(vv.finite());
+            degenerate |= non_finite;
+            active = active.and_not(non_finite);
+
+            let contained = active & vv.le(touch_sq);
+            cores_overlap |= contained;
+            intersected |= contained;
+            active = active.and_not(contained);
+
+            let v_len = vv.sqrt();
+            let within_reach = v_len.le(reach);
+            if BOOLEAN {
+                let hit = active & within_reach;
+                intersected |= hit;
+                active = active.and_not(hit);
+            }
+
+            let at_cap = active & iterations.ge(max_iterations);
+            capped |= at_cap;
+            if BOOLEAN {
+                intersected |= at_cap & within_reach;
+            }
+            active = active.and_not(at_cap);
+            if active.none() {
+                // Every lane has ended, this trip or before.
+                terminated = MaskX8::ALL;
+                break;
+            }
+
+            let (w, a) = m.support(-v, active);
+            iterations = active.select(iterations + f32x8::ONE, iterations);
+            let vw = v.dot(w);
+            if BOOLEAN {
+                // v·w / |v| is a lower bound of the cores' distance: the plane through
+                // w orthogonal to v separates the origin from core(A) - core(B).
+                let separated = active & vw.gt(reach * v_len);
+                active = active.and_not(separated);
+            }
+            let gap = vv - vw;
+            // `gap / |v|` bounds how far `|v|` exceeds the cores' distance: within
+            // the touch tolerance, the distance is as exact as the pair's f32
+            // arithmetic resolves it (see `TOUCH_TOLERANCE`), and curved cores,
+            // which GJK approaches only linearly, would spend trips on its last
+            // ulps. The boolean query keeps gjk-core's tests: its verdict compares
+            // `|v|` with a reach that already holds the touch tolerance.
+            let resolved = if BOOLEAN {
+                MaskX8::NONE
+            } else {
+                gap.le(touch * v_len)
+            };
+            // The lanes of `lanes` whose gap is still open: a loop that ends there
+            // has not found the distance (see `STALL_OPEN_GAP_X8`).
+            let gap_open = |lanes: MaskX8| lanes & gap.gt(f32x8::splat(STALL_OPEN_GAP_X8) * vv);
+            let closed = gap.le(f32x8::splat(GJK_RELATIVE_GAP) * vv)
+                | gap.le(f32x8::splat(GJK_GAP_FLOOR) * v_len * w.length())
+                | resolved;
+            let repeated = simplex.contains(w);
+            let converged = active & (closed | repeated);
+            if !BOOLEAN {
+                // A support point the simplex holds already ends the loop, but with
+                // the gap open it is f32's `v` that is off (a long thin simplex),
+                // not the distance that is found: such a lane counts as a stall with
+                // its gap open, which gjk-core answers again.
+                let open = gap_open(converged.and_not(closed));
+                if open.any() {
+                    stalled_lanes |= open;
+                    stalled_open |= open;
+                }
+            }
+            if BOOLEAN {
+                intersected |= converged & within_reach;
+            }
+            active = active.and_not(converged);
+            // A batch's last trip usually ends here, every lane converged or separated:
+            // the solve below would only compute what the masks then throw away.
+            if active.none() {
+                // Every lane has ended, this trip or before.
+                terminated = MaskX8::ALL;
+                break;
+            }
+
+            // The boolean query takes the lean sub-algorithm (no weights); distance
+            // queries the weighted one, whose weights give the witness points.
+            let (solved_v, solved_vv, keep, enclosed, weighted) = if BOOLEAN {
+                let s = simplex.solve_boolean(w, active);
+                (s.v, s.vv, s.keep, s.enclosed, None)
+            } else {
+                let s = simplex.solve(w, active);
+                (s.v, s.vv, s.keep(), s.enclosed, Some(s))
+            };
+            let enclosed = active & enclosed;
+            cores_overlap |= enclosed;
+            enclosed_lanes |= enclosed;
+            intersected |= enclosed;
+            if let Some(solved) = &weighted {
+                for k in 0..3 {
+                    simplex.weights[k] = enclosed.select(solved.weights[k], simplex.weights[k]);
+                    simplex.exists[k] |= enclosed;
+                }
+                enclosing = (
+                    enclosed.select(a, enclosing.0),
+                    enclosed.select(a - w, enclosing.1),
+                    enclosed.select(solved.weight_w, enclosing.2),
+                );
+            }
+            v = enclosed.select(Vec3X8::ZERO, v);
+            active = active.and_not(enclosed);
+
+            // No decrease of |v|: the previous simplex is as good as it gets in f32.
+            let stalled = active & solved_vv.ge(vv);
+            if stalled.any() {
+                stalled_lanes |= stalled;
+                stalled_open |= gap_open(stalled);
+            }
+            if BOOLEAN {
+                intersected |= stalled & within_reach;
+            }
+            active = active.and_not(stalled);
+
+            simplex.update::<WITNESS>(active, keep, weighted.as_ref(), w, a);
+            v = active.select(solved_v, v);
+            // Lanes that left `active` during this trip are now finished.
+            terminated |= !active;
+        }
+
+        *self = Trips {
+            simplex,
+            enclosing,
+            v,
+            iterations,
+            terminated,
+            cores_overlap,
+            enclosed: enclosed_lanes,
+            intersected,
+            degenerate,
+            capped,
+            stalled: stalled_lanes,
+            stalled_open,
+        };
+    }
+
+    /// Where the loop left each lane (`valid`: the lanes it was given).
+    #[inline(always)]
+    fn outcome(self, valid: MaskX8) -> Outcome {
+        Outcome {
+            simplex: self.simplex,
+            enclosing: self.enclosing,
+            enclosed: self.enclosed,
+            v: self.v,
+            cores_overlap: self.cores_overlap,
+            shapes_intersect: self.intersected,
+            stalled: self.stalled,
+            stalled_open: self.stalled_open,
+            iterations: self.iterations,
+            status: statuses(!valid, self.degenerate, self.capped),
+        }
     }
 }
 
@@ -437,11 +592,51 @@ pub fn distance_x8<A: SupportMapX8, B: SupportMapX8>(
     pose_b: &PoseX8,
     lanes: MaskX8,
 ) -> DistanceX8 {
+    distance_in_rounds(a, pose_a, b, pose_b, lanes, None, u32::MAX, |_, _| {})
+}
+
+/// [`distance_x8`] in rounds of at most `budget` GJK trips, for a driver that
+/// regroups the lanes still running after a round into fuller batches instead of
+/// letting the finished lanes of their batch idle beside them: those lanes are
+/// handed to `left_running` (lane, loop state) and their answers in the result
+/// are not to be used. `resume` continues loops left running by an earlier
+/// round, lane `k` from `resume[k]`, on the same pairs packed again; `None`
+/// starts fresh loops. A lane's answer is the same bit for bit whichever rounds
+/// and batches its loop ran in.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn distance_in_rounds<A: SupportMapX8, B: SupportMapX8>(
+    a: &A,
+    pose_a: &PoseX8,
+    b: &B,
+    pose_b: &PoseX8,
+    lanes: MaskX8,
+    resume: Option<&[GjkLane]>,
+    budget: u32,
+    mut left_running: impl FnMut(usize, GjkLane),
+) -> DistanceX8 {
     let (m, valid) = MinkowskiX8::new(a, pose_a, b, pose_b, lanes);
     let (ma, mb) = (a.margin(), b.margin());
     let scale = a.bounding_radius() + b.bounding_radius();
     let touch = f32x8::splat(TOUCH_TOLERANCE) * scale;
-    let gjk = closest_cores(&m, valid, touch);
+    // The loop sees the pair scaled (see `MinkowskiX8::scale`), and so its
+    // tolerance.
+    let s = m.scale();
+    let mut trips = match resume {
+        Some(resumed) => Trips::resume(resumed, valid),
+        None => Trips::start(&m, valid),
+    };
+    trips.advance::<A, B, false, true>(&m, touch * s, f32x8::ZERO, budget);
+    let running = valid & trips.running();
+    if running.any() {
+        let loops = trips.lanes();
+        let bits = running.bitmask();
+        for k in (0..8).filter(|k| bits >> k & 1 == 1) {
+            left_running(k, loops[k]);
+        }
+    }
+    let done = valid.and_not(running);
+    let gjk = cores_found(trips.outcome(valid), s);
     let mut out = finish_distance(
         &gjk.cores,
         (ma, mb),
@@ -451,7 +646,7 @@ pub fn distance_x8<A: SupportMapX8, B: SupportMapX8>(
         gjk.iterations,
         gjk.status,
     );
-    let recheck = valid & unresolved(&gjk, scale);
+    let recheck = done & unresolved(&gjk, scale);
     if recheck.any() {
         distance_on_lanes(&mut out, a, pose_a, b, pose_b, recheck);
     }
@@ -569,11 +764,18 @@ pub(crate) fn closest_cores<A: SupportMapX8, B: SupportMapX8>(
     valid: MaskX8,
     touch: f32x8,
 ) -> CoresGjk {
-    let zero = f32x8::ZERO;
     // The loop sees the pair scaled (see `MinkowskiX8::scale`), and so its
-    // tolerance; its points and `v` are scaled back below, exactly.
+    // tolerance.
     let s = m.scale();
-    let out = run::<A, B, false, true>(m, valid, touch * s, zero);
+    let out = run::<A, B, false, true>(m, valid, touch * s, f32x8::ZERO);
+    cores_found(out, s)
+}
+
+/// What the distance loop found, `out`, on pairs scaled by `s`: its points and
+/// `v` are scaled back, exactly.
+#[inline(always)]
+fn cores_found(out: Outcome, s: f32x8) -> CoresGjk {
+    let zero = f32x8::ZERO;
     let (mut core_a, mut core_b) = out.simplex.witnesses();
     let enclosed = out.enclosing.2.gt(zero);
     let mut refuted = MaskX8::NONE;
