@@ -220,16 +220,17 @@ pub const STALL_RECHECK_X8: f32 = 1e-2;
 pub const STALL_OPEN_GAP_X8: f32 = 1e-5;
 
 /// GJK trips a round of gjk-simd's distance batch runs before the lanes still
-/// running are regrouped, eight to a batch, for the next round (gjk-simd only).
-/// A batch runs as many trips as its slowest lane: on cylinders and cones near
-/// contact half the lanes end within 4 or 5 trips while the others take 10 to
-/// 40, which GJK's linear approach of a curved surface needs, so without
-/// regrouping about half of every batch's lane trips were idle. A regrouped lane
-/// costs the saving of its loop's state, the packing of its pair again and a
-/// share of its new batch's set-up and finish, a few trips' work: rounds of 4
-/// regrouped lanes too often to pay on boxes and hulls, rounds of 8 left idle
-/// trips on curved cores, and 6 was the best of 4 to 8 on every kind of the
-/// standard pairs. Not a cap: a loop goes on, round after round, to
+/// running are regrouped, eight to a batch, for the next round (gjk-simd only;
+/// a schedule, not a tolerance: answers are the same bit for bit whatever its
+/// value). A batch runs as many trips as its slowest lane: on cylinders and
+/// cones half the lanes end within 4 or 5 trips while the others take 10 to 40,
+/// which GJK's linear approach of a curved surface needs, and their batches
+/// ran about twice the lane trips their loops needed. A regrouped lane costs the
+/// saving of its loop's state, the packing of its pair again and a share of its
+/// new batch's set-up and finish, a few trips' work: rounds of 4 regrouped lanes
+/// too often to pay on boxes (9% more instructions than rounds of 6, for 2%
+/// fewer on cones), rounds of 8 left idle trips on curved cores, and 6 did best
+/// over the kinds together (BENCHMARKS.md, the batch driver's parameters). Not a cap: a loop goes on, round after round, to
 /// [`GJK_MAX_ITERATIONS`].
 pub const GJK_TRIPS_PER_ROUND_X8: u32 = 6;
 

@@ -20,7 +20,7 @@ use crate::query::closed_forms_x8::{
     SegmentCoreX8, segments_contact_x8, segments_distance_x8, segments_intersect_x8,
 };
 use crate::query::contact_x8::{ContactX8, contact_reach, contact_x8};
-use crate::query::gjk_x8::{GjkLane, distance_in_rounds, distance_x8, intersects_x8};
+use crate::query::gjk_x8::{GjkLane, Round, distance_in_rounds, distance_x8, intersects_x8};
 use crate::query::manifold_x8::{PairX8, manifold_lanes_x8};
 use crate::shapes::{LaneShape, RoundedX8};
 
@@ -151,44 +151,51 @@ impl BatchQuery for DistanceQuery {
         inputs: &Inputs<'_, S>,
         out: &OutSlots<Distance>,
     ) {
+        // Lanes left running by the round under way (`next`) and by the one
+        // before (`current`). Each list is given room for every pair of the
+        // bucket when its first lane arrives, so that it never grows (copying
+        // the loops' states) and buckets whose loops all end in their first
+        // round allocate nothing.
+        let reserve = idx.len();
         let mut round = |batch: &[u32],
                          resume: Option<&[GjkLane]>,
                          budget: u32,
                          next: &mut (Vec<u32>, Vec<GjkLane>)| {
             let (pose_a, pose_b) = pack_batch(inputs, batch, a, b);
             let lanes = MaskX8::first(batch.len());
-            let r = distance_in_rounds(
-                &*a,
-                &pose_a,
-                &*b,
-                &pose_b,
-                lanes,
+            let left_running = |k: usize, state| {
+                if next.1.capacity() == 0 {
+                    next.0.reserve_exact(reserve);
+                    next.1.reserve_exact(reserve);
+                }
+                next.0.push(batch[k]);
+                next.1.push(state);
+            };
+            let round = Round {
                 resume,
                 budget,
-                |k, state| {
-                    next.0.push(batch[k]);
-                    next.1.push(state);
-                },
-            );
-            // SAFETY: exclusive by the caller's contract; a slot written here for
-            // a lane left running is written again, in this task, by the round
-            // that ends its loop.
-            unsafe { out.write_distances(batch, &r) };
+                left_running,
+            };
+            if let Some(r) = distance_in_rounds(&*a, &pose_a, &*b, &pose_b, lanes, round) {
+                // SAFETY: exclusive by the caller's contract. The slot of a lane
+                // left running receives a placeholder here and its answer, in
+                // this task, from the round that ends its loop.
+                unsafe { out.write_distances(batch, &r) };
+            }
         };
-        // Lanes left running by the round under way, and by the one before: at
-        // most every pair of the bucket, so neither list grows (copying the
-        // loops' states) after this.
-        let mut next = (Vec::with_capacity(idx.len()), Vec::with_capacity(idx.len()));
-        let mut current = (Vec::with_capacity(idx.len()), Vec::with_capacity(idx.len()));
+        let mut next = (Vec::new(), Vec::new());
+        let mut current = (Vec::new(), Vec::new());
         for batch in idx.chunks(8) {
             round(batch, None, GJK_TRIPS_PER_ROUND_X8, &mut next);
         }
-        // Every round ends a loop or takes it a trip further, and loops end at
-        // GJK_MAX_ITERATIONS trips: no loop outlives that many rounds. Past them a
-        // round without a budget would end whatever is left.
+        // Each round takes every loop still running at least one trip further,
+        // and loops end at GJK_MAX_ITERATIONS trips, so the rounds end within
+        // GJK_MAX_ITERATIONS / GJK_TRIPS_PER_ROUND_X8 of them; past that count a
+        // round would run without a budget, which ends every loop it is given.
         let mut rounds = 0;
         while !next.0.is_empty() {
             rounds += 1;
+            debug_assert!(rounds <= GJK_MAX_ITERATIONS.div_ceil(GJK_TRIPS_PER_ROUND_X8));
             let budget = if rounds < GJK_MAX_ITERATIONS {
                 GJK_TRIPS_PER_ROUND_X8
             } else {

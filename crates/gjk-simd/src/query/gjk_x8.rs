@@ -156,6 +156,18 @@ struct Trips {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct GjkLane([f32x8; 4]);
 
+impl GjkLane {
+    /// Where each value sits in the lane's 32 floats: the three slots' support
+    /// points and A's core points (three floats each), their weights and
+    /// whether they hold a vertex (1 or 0), `v` and the iteration count.
+    const W: usize = 0;
+    const A: usize = 9;
+    const WEIGHTS: usize = 18;
+    const EXISTS: usize = 21;
+    const V: usize = 24;
+    const ITERATIONS: usize = 27;
+}
+
 impl Trips {
     /// The loop before its first trip: the support along the line between the
     /// centres, as gjk-core starts.
@@ -185,24 +197,25 @@ impl Trips {
     /// lanes past them, or outside `valid`, are terminated from the start.
     #[inline(always)]
     fn resume(lanes: &[GjkLane], valid: MaskX8) -> Self {
+        debug_assert!((1..=8).contains(&lanes.len()), "one to eight loops a batch");
         let pick = |k: usize| lanes.get(k).unwrap_or(&lanes[0]);
         let rows: [[f32x8; 8]; 4] =
             std::array::from_fn(|g| f32x8::transpose(std::array::from_fn(|k| pick(k).0[g])));
         let value = |i: usize| rows[i / 8][i % 8];
         let vec = |i: usize| Vec3X8::new(value(i), value(i + 1), value(i + 2));
         let simplex = SimplexX8 {
-            w: std::array::from_fn(|j| vec(3 * j)),
-            a: std::array::from_fn(|j| vec(9 + 3 * j)),
-            weights: std::array::from_fn(|j| value(18 + j)),
-            exists: std::array::from_fn(|j| value(21 + j).gt(f32x8::splat(0.5))),
+            w: std::array::from_fn(|j| vec(GjkLane::W + 3 * j)),
+            a: std::array::from_fn(|j| vec(GjkLane::A + 3 * j)),
+            weights: std::array::from_fn(|j| value(GjkLane::WEIGHTS + j)),
+            exists: std::array::from_fn(|j| value(GjkLane::EXISTS + j).gt(f32x8::splat(0.5))),
         };
         let zero = f32x8::ZERO;
         let running = valid & MaskX8::first(lanes.len());
         Trips {
             simplex,
             enclosing: (Vec3X8::ZERO, Vec3X8::ZERO, zero),
-            v: vec(24),
-            iterations: running.select(value(27), zero),
+            v: vec(GjkLane::V),
+            iterations: running.select(value(GjkLane::ITERATIONS), zero),
             terminated: !running,
             cores_overlap: MaskX8::NONE,
             enclosed: MaskX8::NONE,
@@ -226,15 +239,18 @@ impl Trips {
         let s = &self.simplex;
         let (one, zero) = (f32x8::ONE, f32x8::ZERO);
         let mut values = [zero; 32];
+        let mut put =
+            |i: usize, v: Vec3X8| [values[i], values[i + 1], values[i + 2]] = [v.x, v.y, v.z];
         for j in 0..3 {
-            [values[3 * j], values[3 * j + 1], values[3 * j + 2]] = [s.w[j].x, s.w[j].y, s.w[j].z];
-            [values[9 + 3 * j], values[10 + 3 * j], values[11 + 3 * j]] =
-                [s.a[j].x, s.a[j].y, s.a[j].z];
-            values[18 + j] = s.weights[j];
-            values[21 + j] = s.exists[j].select(one, zero);
+            put(GjkLane::W + 3 * j, s.w[j]);
+            put(GjkLane::A + 3 * j, s.a[j]);
         }
-        [values[24], values[25], values[26]] = [self.v.x, self.v.y, self.v.z];
-        values[27] = self.iterations;
+        put(GjkLane::V, self.v);
+        for j in 0..3 {
+            values[GjkLane::WEIGHTS + j] = s.weights[j];
+            values[GjkLane::EXISTS + j] = s.exists[j].select(one, zero);
+        }
+        values[GjkLane::ITERATIONS] = self.iterations;
         let rows: [[f32x8; 8]; 4] =
             std::array::from_fn(|g| f32x8::transpose(std::array::from_fn(|k| values[8 * g + k])));
         std::array::from_fn(|k| GjkLane(std::array::from_fn(|g| rows[g][k])))
@@ -592,18 +608,31 @@ pub fn distance_x8<A: SupportMapX8, B: SupportMapX8>(
     pose_b: &PoseX8,
     lanes: MaskX8,
 ) -> DistanceX8 {
-    distance_in_rounds(a, pose_a, b, pose_b, lanes, None, u32::MAX, |_, _| {})
+    let pair = DistancePair::new(a, pose_a, b, pose_b, lanes);
+    let mut trips = Trips::start(&pair.m, pair.valid);
+    pair.advance(&mut trips, u32::MAX);
+    pair.finish(trips, pair.valid)
 }
 
-/// [`distance_x8`] in rounds of at most `budget` GJK trips, for a driver that
-/// regroups the lanes still running after a round into fuller batches instead of
-/// letting the finished lanes of their batch idle beside them: those lanes are
-/// handed to `left_running` (lane, loop state) and their answers in the result
-/// are not to be used. `resume` continues loops left running by an earlier
-/// round, lane `k` from `resume[k]`, on the same pairs packed again; `None`
-/// starts fresh loops. A lane's answer is the same bit for bit whichever rounds
-/// and batches its loop ran in.
-#[allow(clippy::too_many_arguments)]
+/// How [`distance_in_rounds`] goes on: where its loops start, how many trips
+/// they may take, and where the loops still running then are handed.
+pub(crate) struct Round<'l, F> {
+    /// Loops left running by an earlier round, lane `k` from `resume[k]` (one
+    /// to eight of them, on the same pairs packed again), or `None` to start
+    /// fresh loops.
+    pub resume: Option<&'l [GjkLane]>,
+    /// The most trips the loops take.
+    pub budget: u32,
+    /// Receives each lane still running after the round, with its loop.
+    pub left_running: F,
+}
+
+/// [`distance_x8`] for one round of at most `round.budget` GJK trips, for a
+/// driver that regroups the lanes still running into fuller batches instead of
+/// letting the finished lanes of their batch idle beside them. The answers of
+/// the lanes of `lanes` that are not left running, or `None` when every one of
+/// them is (then no answer is due). A lane's answer is the same bit for bit
+/// whichever rounds and batches its loop ran in.
 #[inline(always)]
 pub(crate) fn distance_in_rounds<A: SupportMapX8, B: SupportMapX8>(
     a: &A,
@@ -611,46 +640,84 @@ pub(crate) fn distance_in_rounds<A: SupportMapX8, B: SupportMapX8>(
     b: &B,
     pose_b: &PoseX8,
     lanes: MaskX8,
-    resume: Option<&[GjkLane]>,
-    budget: u32,
-    mut left_running: impl FnMut(usize, GjkLane),
-) -> DistanceX8 {
-    let (m, valid) = MinkowskiX8::new(a, pose_a, b, pose_b, lanes);
-    let (ma, mb) = (a.margin(), b.margin());
-    let scale = a.bounding_radius() + b.bounding_radius();
-    let touch = f32x8::splat(TOUCH_TOLERANCE) * scale;
-    // The loop sees the pair scaled (see `MinkowskiX8::scale`), and so its
-    // tolerance.
-    let s = m.scale();
-    let mut trips = match resume {
-        Some(resumed) => Trips::resume(resumed, valid),
-        None => Trips::start(&m, valid),
+    mut round: Round<'_, impl FnMut(usize, GjkLane)>,
+) -> Option<DistanceX8> {
+    let pair = DistancePair::new(a, pose_a, b, pose_b, lanes);
+    let mut trips = match round.resume {
+        Some(resumed) => Trips::resume(resumed, pair.valid),
+        None => Trips::start(&pair.m, pair.valid),
     };
-    trips.advance::<A, B, false, true>(&m, touch * s, f32x8::ZERO, budget);
-    let running = valid & trips.running();
+    pair.advance(&mut trips, round.budget);
+    let running = pair.valid & trips.running();
     if running.any() {
         let loops = trips.lanes();
         let bits = running.bitmask();
         for k in (0..8).filter(|k| bits >> k & 1 == 1) {
-            left_running(k, loops[k]);
+            (round.left_running)(k, loops[k]);
+        }
+        if lanes.and_not(running).none() {
+            return None;
         }
     }
-    let done = valid.and_not(running);
-    let gjk = cores_found(trips.outcome(valid), s);
-    let mut out = finish_distance(
-        &gjk.cores,
-        (ma, mb),
-        touch,
-        Some(pose_a),
-        valid,
-        gjk.iterations,
-        gjk.status,
-    );
-    let recheck = done & unresolved(&gjk, scale);
-    if recheck.any() {
-        distance_on_lanes(&mut out, a, pose_a, b, pose_b, recheck);
+    Some(pair.finish(trips, pair.valid.and_not(running)))
+}
+
+/// Eight pairs set up for the distance loop: their Minkowski differences and
+/// the tolerances the loop and its finish take from them.
+struct DistancePair<'s, A, B> {
+    m: MinkowskiX8<'s, A, B>,
+    valid: MaskX8,
+    poses: (&'s PoseX8, &'s PoseX8),
+    /// The sum of the bounding radii.
+    scale: f32x8,
+    /// The touch tolerance, unscaled.
+    touch: f32x8,
+}
+
+impl<'s, A: SupportMapX8, B: SupportMapX8> DistancePair<'s, A, B> {
+    #[inline(always)]
+    fn new(a: &'s A, pose_a: &'s PoseX8, b: &'s B, pose_b: &'s PoseX8, lanes: MaskX8) -> Self {
+        let (m, valid) = MinkowskiX8::new(a, pose_a, b, pose_b, lanes);
+        let scale = a.bounding_radius() + b.bounding_radius();
+        DistancePair {
+            m,
+            valid,
+            poses: (pose_a, pose_b),
+            scale,
+            touch: f32x8::splat(TOUCH_TOLERANCE) * scale,
+        }
     }
-    out
+
+    /// Runs the loop up to `budget` trips. It sees the pair scaled (see
+    /// `MinkowskiX8::scale`), and so its tolerance.
+    #[inline(always)]
+    fn advance(&self, trips: &mut Trips, budget: u32) {
+        let s = self.m.scale();
+        trips.advance::<A, B, false, true>(&self.m, self.touch * s, f32x8::ZERO, budget);
+    }
+
+    /// The answers of the loops of `trips`, for the lanes of `done`, whose
+    /// loops have ended (other lanes' answers are not to be used).
+    #[inline(always)]
+    fn finish(&self, trips: Trips, done: MaskX8) -> DistanceX8 {
+        let (a, b) = self.m.shapes();
+        let (pose_a, pose_b) = self.poses;
+        let gjk = cores_found(trips.outcome(self.valid), self.m.scale());
+        let mut out = finish_distance(
+            &gjk.cores,
+            (a.margin(), b.margin()),
+            self.touch,
+            Some(pose_a),
+            self.valid,
+            gjk.iterations,
+            gjk.status,
+        );
+        let recheck = done & unresolved(&gjk, self.scale);
+        if recheck.any() {
+            distance_on_lanes(&mut out, a, pose_a, b, pose_b, recheck);
+        }
+        out
+    }
 }
 
 /// Lanes the f32 loop left short of an answer, which gjk-core answers again:
