@@ -177,12 +177,21 @@ impl Trips {
         let has_offset = m.offset().length_squared().gt(zero);
         let first_dir = has_offset.select(m.offset(), Vec3X8::splat(Vec3::X));
         let (w0, a0) = m.support(first_dir, valid);
+        let iterations = valid.select(f32x8::ONE, zero);
+        Trips::running(SimplexX8::single(w0, a0), w0, iterations, valid)
+    }
+
+    /// The loop of the lanes of `running` from their simplex, `v` and
+    /// iterations so far; other lanes are terminated.
+    #[inline(always)]
+    fn running(simplex: SimplexX8, v: Vec3X8, iterations: f32x8, running: MaskX8) -> Self {
+        let zero = f32x8::ZERO;
         Trips {
-            simplex: SimplexX8::single(w0, a0),
+            simplex,
             enclosing: (Vec3X8::ZERO, Vec3X8::ZERO, zero),
-            v: w0,
-            iterations: valid.select(f32x8::ONE, zero),
-            terminated: !valid,
+            v,
+            iterations: running.select(iterations, zero),
+            terminated: !running,
             cores_overlap: MaskX8::NONE,
             enclosed: MaskX8::NONE,
             intersected: MaskX8::NONE,
@@ -209,27 +218,14 @@ impl Trips {
             weights: std::array::from_fn(|j| value(GjkLane::WEIGHTS + j)),
             exists: std::array::from_fn(|j| value(GjkLane::EXISTS + j).gt(f32x8::splat(0.5))),
         };
-        let zero = f32x8::ZERO;
         let running = valid & MaskX8::first(lanes.len());
-        Trips {
-            simplex,
-            enclosing: (Vec3X8::ZERO, Vec3X8::ZERO, zero),
-            v: vec(GjkLane::V),
-            iterations: running.select(value(GjkLane::ITERATIONS), zero),
-            terminated: !running,
-            cores_overlap: MaskX8::NONE,
-            enclosed: MaskX8::NONE,
-            intersected: MaskX8::NONE,
-            degenerate: MaskX8::NONE,
-            capped: MaskX8::NONE,
-            stalled: MaskX8::NONE,
-            stalled_open: MaskX8::NONE,
-        }
+        let iterations = value(GjkLane::ITERATIONS);
+        Trips::running(simplex, vec(GjkLane::V), iterations, running)
     }
 
     /// Lanes whose loop has not ended.
     #[inline(always)]
-    fn running(&self) -> MaskX8 {
+    fn unfinished(&self) -> MaskX8 {
         !self.terminated
     }
 
@@ -648,7 +644,7 @@ pub(crate) fn distance_in_rounds<A: SupportMapX8, B: SupportMapX8>(
         None => Trips::start(&pair.m, pair.valid),
     };
     pair.advance(&mut trips, round.budget);
-    let running = pair.valid & trips.running();
+    let running = pair.valid & trips.unfinished();
     if running.any() {
         let loops = trips.lanes();
         let bits = running.bitmask();
