@@ -190,8 +190,9 @@ impl BatchQuery for DistanceQuery {
         }
         // Each round takes every loop still running at least one trip further,
         // and loops end at GJK_MAX_ITERATIONS trips, so the rounds end within
-        // GJK_MAX_ITERATIONS / GJK_TRIPS_PER_ROUND_X8 of them; past that count a
-        // round would run without a budget, which ends every loop it is given.
+        // GJK_MAX_ITERATIONS / GJK_TRIPS_PER_ROUND_X8 of them (asserted below).
+        // Should that reasoning ever break, a round past GJK_MAX_ITERATIONS runs
+        // without a budget, which ends every loop it is given.
         let mut rounds = 0;
         while !next.0.is_empty() {
             rounds += 1;
