@@ -11,6 +11,11 @@
 //! trips and hand the lanes still running to the batch driver, which goes on with
 //! them, regrouped, in fuller batches (see `distance_in_rounds`).
 //!
+//! One module for one loop: its state (`Trips`, saved lanes), its two entry
+//! points, and what turns its end state into answers (the f64 witnesses of
+//! enclosures, the rechecks by gjk-core, the margins) read each other's masks
+//! and constants throughout, and the contact query takes its cores from here.
+//!
 //! The termination tests are `gjk-core`'s, in its order, with its constants
 //! (imported from [`gjk_core::tolerance`]): non-finite `|v|`, containment
 //! (`|v| <= TOUCH_TOLERANCE × scale`), the boolean early verdicts, the iteration
