@@ -1,5 +1,6 @@
 //! A driver for `perf record` and `valgrind --tool=callgrind`: runs one query of the
-//! batch driver on the standard pairs of one kind, many times, and prints the
+//! batch driver on the standard pairs of one kind (or on boxes resting on boxes,
+//! `resting-boxes`), many times, and prints the
 //! share of pairs the bounding balls decide, the wall-clock time per pair, and the
 //! support evaluations per pair and per batch of eight in input order (the
 //! lockstep cost). For instruction counts of the driver alone:
@@ -10,7 +11,8 @@
 //! `cargo run --release -p gjk-simd --example profile_x8 -- intersects cuboid-cuboid 200`
 //! (`distance`, `contact`, `manifold`; `distance-plain`, `intersects-plain`, `contact-plain`: the
 //! same without the early outs; `contact-core` and `contact-parry`: gjk-core's scalar
-//! `contact` and parry3d's `query::contact` on the same pairs).
+//! `contact` and parry3d's `query::contact` on the same pairs; `manifold-parry`: parry3d's
+//! `contact_manifolds`, each pair's state kept from round to round).
 
 use gjk_core::query::bounds::ball_verdict;
 use gjk_core::{Pose, Shape};
@@ -18,7 +20,11 @@ use gjk_simd::{
     BatchOptions, Parallelism, contact_batch_with, distance_batch_with, intersects_batch_with,
     manifold_batch_with,
 };
+use workloads::resting::resting_boxes;
 use workloads::workload::{PairKind, standard_pairs};
+
+/// The kind name of `workloads::resting::resting_boxes`.
+const RESTING: &str = "resting-boxes";
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -32,11 +38,15 @@ fn main() {
     let rounds: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(100);
     // A fourth argument runs the batch on a rayon pool of that many threads.
     let threads: Option<usize> = args.get(4).and_then(|s| s.parse().ok());
-    let Some(kind) = PairKind::ALL.into_iter().find(|k| k.name() == kind_name) else {
-        eprintln!("unknown kind {kind_name}");
-        std::process::exit(2);
+    let pairs = if kind_name == RESTING {
+        resting_boxes(16_384, 1)
+    } else {
+        let Some(kind) = PairKind::ALL.into_iter().find(|k| k.name() == kind_name) else {
+            eprintln!("unknown kind {kind_name} (a standard pair kind, or {RESTING})");
+            std::process::exit(2);
+        };
+        standard_pairs(kind, 16_384, 1)
     };
-    let pairs = standard_pairs(kind, 16_384, 1);
     let sa: Vec<Shape> = pairs.iter().map(|p| p.a.clone()).collect();
     let sb: Vec<Shape> = pairs.iter().map(|p| p.b.clone()).collect();
     let pa: Vec<Pose> = pairs.iter().map(|p| p.pose_a).collect();
@@ -119,6 +129,36 @@ fn main() {
             }
             let r = manifold_batch_with(&sa, &pa, &sb, &pb, 0.0, 0.0, options).unwrap();
             r.iter().map(|m| m.map_or(0, |m| m.len() as u32)).collect()
+        }
+        // parry3d's manifolds on the same pairs, each pair's manifolds and
+        // workspace kept from round to round as its narrowphase keeps them.
+        "manifold-parry" => {
+            use parry3d::query::{DefaultQueryDispatcher, PersistentQueryDispatcher};
+            let mut state: Vec<_> = pairs
+                .iter()
+                .map(|p| {
+                    let (a, b) = (workloads::parry::shape(&p.a), workloads::parry::shape(&p.b));
+                    let pos12 = workloads::parry::pose(&p.pose_a)
+                        .inv_mul(&workloads::parry::pose(&p.pose_b));
+                    let manifolds: Vec<parry3d::query::ContactManifold<(), ()>> = Vec::new();
+                    (a, b, pos12, manifolds, None)
+                })
+                .collect();
+            let mut run = || -> Vec<u32> {
+                state
+                    .iter_mut()
+                    .map(|(a, b, pos12, manifolds, workspace)| {
+                        DefaultQueryDispatcher
+                            .contact_manifolds(pos12, &**a, &**b, 0.0, manifolds, workspace)
+                            .expect("parry3d supports the pair");
+                        manifolds.iter().map(|m| m.points.len() as u32).sum()
+                    })
+                    .collect()
+            };
+            for _ in 0..rounds {
+                std::hint::black_box(run());
+            }
+            run()
         }
         "contact" => {
             for _ in 0..rounds {

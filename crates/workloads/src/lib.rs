@@ -1,5 +1,5 @@
 //! The seeded workloads widephase is measured and tested on: random convex shapes
-//! of every kind, the broadphase's random boxes, the "standard pairs" of the benches, random pair sets at a
+//! of every kind, the broadphase's random boxes, the "standard pairs" of the benches, boxes resting on boxes, random pair sets at a
 //! chosen density, the main job's scene shapes, and (feature `parry`) conversions
 //! of shapes and poses to parry3d's, for comparisons in the same run.
 //!
@@ -17,6 +17,7 @@ pub mod boxes;
 pub mod oracle;
 #[cfg(feature = "parry")]
 pub mod parry;
+pub mod resting;
 pub mod workload;
 
 pub use workload::{Pair, PairKind, random_pairs, standard_pairs};

@@ -43,7 +43,11 @@ pub struct PairColumns {
 impl PairColumns {
     /// `n` standard pairs of `kind` from `seed` ([`crate::standard_pairs`]).
     pub fn standard(kind: crate::PairKind, n: usize, seed: u64) -> Self {
-        let pairs = crate::standard_pairs(kind, n, seed);
+        Self::from_pairs(&crate::standard_pairs(kind, n, seed))
+    }
+
+    /// The columns of `pairs`.
+    pub fn from_pairs(pairs: &[crate::Pair]) -> Self {
         PairColumns {
             a: pairs.iter().map(|p| p.a.clone()).collect(),
             b: pairs.iter().map(|p| p.b.clone()).collect(),
