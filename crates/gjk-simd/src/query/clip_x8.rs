@@ -271,6 +271,16 @@ fn clip_by_plane(
             zero
         }
     });
+    // A plane with every vertex inside its band, in every lane it cuts, keeps
+    // the polygon as it is (no vertex dropped, no crossing, no code changed):
+    // the usual case of a small face resting on a larger one.
+    let mut outside = MaskX8::NONE;
+    for (i, &di) in d.iter().enumerate().take(m) {
+        outside |= f32x8::splat(i as f32).lt(poly.len).and_not(di.le(tol));
+    }
+    if (plane & outside).none() {
+        return *poly;
+    }
     let fk = f32x8::splat(k as f32);
     let along_k = f32x8::splat(code::ALONG_REFERENCE) + fk;
     let leaving_unit = f32x8::splat(code::LEAVING_UNIT);
