@@ -1,7 +1,8 @@
 //! The seeded workloads widephase is measured and tested on: random convex shapes
-//! of every kind, the broadphase's random boxes, the "standard pairs" of the benches, boxes resting on boxes, random pair sets at a
-//! chosen density, the main job's scene shapes, and (feature `parry`) conversions
-//! of shapes and poses to parry3d's, for comparisons in the same run.
+//! of every kind, the broadphase's random boxes, the "standard pairs" of the
+//! benches, boxes resting on boxes, random pair sets at a chosen density, the main
+//! job's scene shapes, and (feature `parry`) conversions of shapes and poses to
+//! parry3d's, for comparisons in the same run.
 //!
 //! Every generator takes a seed and is deterministic, so a failing case can be
 //! replayed from the seed and index a test prints. [`oracle`] holds closed-form

@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::workload::{Pair, random_rotation, random_unit};
 
 /// Deepest a resting box sinks into its support, as a fraction of its own half
-/// height: a solver holds resting contacts to about a percent.
+/// height: the order of the penetration a solver lets resting contacts keep.
 const MAX_SINK: f32 = 0.02;
 
 /// Largest tilt of the resting box off its support's face, in radians: the
