@@ -11,12 +11,12 @@ use crate::workload::{Pair, random_rotation, random_unit};
 
 /// Deepest a resting box sinks into its support, as a fraction of its own half
 /// height: the order of the penetration a solver lets resting contacts keep.
-const MAX_SINK: f32 = 0.02;
+pub const MAX_SINK: f32 = 0.02;
 
 /// Largest tilt of the resting box off its support's face, in radians: the
 /// wobble of a box settling, enough that its four corners sink by different
 /// depths.
-const MAX_TILT: f32 = 1e-3;
+pub const MAX_TILT: f32 = 1e-3;
 
 /// `n` pairs of a small box (B, half extents 0.2 to 1) resting face down on the
 /// top face of a slab (A, half extents 1 to 4 across and 0.2 to 0.5 high),
