@@ -20,7 +20,8 @@ use crate::query::closed_forms_x8::{
     SegmentCoreX8, segments_contact_x8, segments_distance_x8, segments_intersect_x8,
 };
 use crate::query::contact_x8::{ContactX8, contact_reach, contact_x8};
-use crate::query::gjk_x8::{GjkLane, Round, distance_in_rounds, distance_x8, intersects_x8};
+use crate::query::gjk_loop_x8::GjkLane;
+use crate::query::gjk_x8::{Round, distance_in_rounds, distance_x8, intersects_x8};
 use crate::query::manifold_x8::{PairX8, manifold_lanes_x8};
 use crate::shapes::{LaneShape, RoundedX8};
 
