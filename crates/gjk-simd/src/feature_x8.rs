@@ -7,15 +7,21 @@
 //! manifolds clip these against each other
 //! ([`crate::query::manifold_x8`]).
 //!
-//! Features larger than four vertices (a cylinder's or cone's cap, a hull's face)
-//! are not held: the lane keeps only the feature's id where the kind names it
-//! without its vertices, and the manifold leaves the lane to the scalar reference
-//! whenever it needs the vertices.
+//! A convex hull's faces live in its `gjk_core::ConvexHull` (each hull its own
+//! polygons), so a hull lane's feature is looked up there, lane by lane
+//! ([`FeatureX8::gather`]), and clipped and reduced wide with the others.
+//!
+//! Features larger than four vertices (a cylinder's or cone's cap, a hull face
+//! of five or more vertices) are not held: the lane keeps only the feature's id
+//! where the kind names it without its vertices, and the manifold leaves the
+//! lane to the scalar reference whenever it needs the vertices.
 //!
 //! Inside the wide code an id is a *rank*: the kind (vertex 1, edge 2, face 3)
 //! times 2²² plus the index, an integer an `f32` holds exactly and whose order
 //! is [`FeatureId`]'s order (kind first, then index), so that ids are selected,
 //! compared and ordered like any other lane value.
+
+use std::cell::RefCell;
 
 use gjk_core::{Feature, FeatureId, FeatureKind};
 use wide::f32x8;
@@ -28,6 +34,12 @@ pub const FEATURE_X8_VERTICES: usize = 4;
 
 /// The rank of kind `Vertex` with index 0: ranks of one kind are this apart.
 const KIND_STEP: f32 = 4_194_304.0;
+
+thread_local! {
+    /// The scalar feature [`FeatureX8::gather`] has each lane written to: one
+    /// per thread, so that no lookup allocates once it has grown.
+    static SCRATCH: RefCell<Feature> = RefCell::new(Feature::new());
+}
 
 /// The rank of vertex `index`.
 #[inline(always)]
@@ -70,7 +82,6 @@ pub(crate) fn feature_id(rank: f32) -> FeatureId {
 }
 
 /// The rank of an id (exact for indices below 2²²).
-#[cfg(test)]
 pub(crate) fn rank_of(id: FeatureId) -> f32 {
     let kind = match id.kind() {
         FeatureKind::Unknown => 0.0,
@@ -154,6 +165,64 @@ impl FeatureX8 {
         f.vertex_ids[..2].copy_from_slice(&ids);
         f.edge_ids[0] = id;
         f
+    }
+
+    /// The features of eight scalar shapes: lane `k` is the feature `fill(k,
+    /// feature)` writes, where it returns `true` (other lanes are neither
+    /// held nor named). A feature of more than [`FEATURE_X8_VERTICES`]
+    /// vertices is named only; one whose ids a rank cannot hold exactly (an
+    /// index from 2²², which no shape this crate packs reaches) is neither.
+    pub(crate) fn gather(mut fill: impl FnMut(usize, &mut Feature) -> bool) -> FeatureX8 {
+        let mut vertices = [[[0.0f32; 8]; 3]; FEATURE_X8_VERTICES];
+        let mut vertex_ids = [[0.0f32; 8]; FEATURE_X8_VERTICES];
+        let mut edge_ids = [[0.0f32; 8]; FEATURE_X8_VERTICES];
+        let (mut id, mut len) = ([0.0f32; 8], [0.0f32; 8]);
+        let mut normal = [[0.0f32; 8]; 3];
+        let (mut held, mut named) = ([false; 8], [false; 8]);
+        SCRATCH.with_borrow_mut(|f| {
+            for k in 0..8 {
+                if !fill(k, f) {
+                    continue;
+                }
+                let exact = |id: &FeatureId| id.index() < KIND_STEP as u32;
+                if !(exact(&f.id())
+                    && f.vertex_ids().iter().all(exact)
+                    && f.edge_ids().iter().all(exact))
+                {
+                    continue;
+                }
+                named[k] = true;
+                id[k] = rank_of(f.id());
+                let n = f.vertices().len();
+                if n == 0 || n > FEATURE_X8_VERTICES {
+                    continue;
+                }
+                held[k] = true;
+                len[k] = n as f32;
+                for (i, p) in f.vertices().iter().enumerate() {
+                    [vertices[i][0][k], vertices[i][1][k], vertices[i][2][k]] = p.to_array();
+                }
+                for (i, &v) in f.vertex_ids().iter().enumerate() {
+                    vertex_ids[i][k] = rank_of(v);
+                }
+                for (i, &e) in f.edge_ids().iter().enumerate() {
+                    edge_ids[i][k] = rank_of(e);
+                }
+                [normal[0][k], normal[1][k], normal[2][k]] = f.normal().to_array();
+            }
+        });
+        let vec =
+            |c: &[[f32; 8]; 3]| Vec3X8::new(f32x8::new(c[0]), f32x8::new(c[1]), f32x8::new(c[2]));
+        FeatureX8 {
+            vertices: vertices.each_ref().map(vec),
+            vertex_ids: vertex_ids.map(f32x8::new),
+            edge_ids: edge_ids.map(f32x8::new),
+            id: f32x8::new(id),
+            normal: vec(&normal),
+            len: f32x8::new(len),
+            held: MaskX8::from_bools(held),
+            named: MaskX8::from_bools(named),
+        }
     }
 
     /// `self` where `mask` is set, `other` elsewhere.

@@ -16,6 +16,8 @@
 
 mod common;
 
+use std::sync::Arc;
+
 use common::{KIND_NAMES, Pairs, degenerate_pairs, hulls, pairs, rounded, shape};
 use gjk_core::glam::{Quat, Vec3};
 use gjk_core::tolerance::TOUCH_TOLERANCE;
@@ -24,8 +26,8 @@ use gjk_core::{
     SupportMap, distance,
 };
 use gjk_simd::{
-    BatchOptions, Parallelism, contact_batch_with, manifold_batch, manifold_batch_with,
-    pair_contact_batch_with,
+    BatchOptions, ConvexHullX8, Parallelism, contact_batch_with, manifold_batch,
+    manifold_batch_with, pair_contact_batch_with,
 };
 use rand::Rng;
 
@@ -279,17 +281,58 @@ fn boxes_resting_on_slabs_equal_the_reference() {
         shapes_b: resting.iter().map(|r| r.b.clone()).collect(),
         poses_b: resting.iter().map(|r| r.pose_b).collect(),
     };
+    resting_pairs_equal_the_reference(&p, "resting boxes");
+}
+
+/// The same resting pairs with each box as the hull of its eight corners (its
+/// faces quadrilaterals, held by the wide features): the wide manifolds are the
+/// reference's, bit for bit, mostly four points, and computed wide.
+#[test]
+fn box_hulls_resting_on_slab_hulls_equal_the_reference() {
+    let resting = workloads::resting::resting_boxes(4 * pairs_per_case(), SEED ^ 0x4855);
+    let as_hull = |s: &Shape| -> Shape {
+        let Shape::Cuboid(c) = s else {
+            panic!("resting_boxes gives boxes: {s:?}")
+        };
+        let h = c.half_extents();
+        let corners: Vec<Vec3> = (0..8)
+            .map(|i| {
+                let sign = |bit: u32| if i >> bit & 1 == 1 { 1.0 } else { -1.0 };
+                Vec3::new(sign(0), sign(1), sign(2)) * h
+            })
+            .collect();
+        Shape::ConvexHull(Arc::new(ConvexHull::from_points(&corners).unwrap()))
+    };
+    let p = Pairs {
+        shapes_a: resting.iter().map(|r| as_hull(&r.a)).collect(),
+        poses_a: resting.iter().map(|r| r.pose_a).collect(),
+        shapes_b: resting.iter().map(|r| as_hull(&r.b)).collect(),
+        poses_b: resting.iter().map(|r| r.pose_b).collect(),
+    };
+    resting_pairs_equal_the_reference(&p, "resting box hulls");
+    let (mut wide, mut total) = (0, 0);
+    for c in 0..p.len() / 8 {
+        let (w, t) = lanes::wide_lanes::<ConvexHullX8, ConvexHullX8>(&p, c);
+        (wide, total) = (wide + w, total + t);
+    }
+    assert!(total > p.len() / 2, "{total} of {} in contact", p.len());
+    assert_eq!(wide, total, "resting box hulls left to the reference");
+}
+
+/// `manifold_batch` on resting pairs `p` equals the reference bit for bit, and
+/// over three quarters of the manifolds have four points.
+fn resting_pairs_equal_the_reference(p: &Pairs, what: &str) {
     let options = BatchOptions {
         parallelism: Parallelism::Sequential,
         ..BatchOptions::default()
     };
-    let want = reference(&p, options);
+    let want = reference(p, options);
     let (a, pa, b, pb) = (&p.shapes_a, &p.poses_a, &p.shapes_b, &p.poses_b);
     let got = manifold_batch(a, pa, b, pb, PREDICTION, Parallelism::Sequential).unwrap();
     let mut four = 0;
     for i in 0..p.len() {
-        let at = format!("seed {SEED:#x} resting boxes");
-        let bits = judge(&p, i, &got[i], &want[i], &at);
+        let at = format!("seed {SEED:#x} {what}");
+        let bits = judge(p, i, &got[i], &want[i], &at);
         if cfg!(target_arch = "x86_64") {
             assert!(
                 bits,
@@ -301,7 +344,7 @@ fn boxes_resting_on_slabs_equal_the_reference() {
     }
     assert!(
         4 * four > 3 * p.len(),
-        "{four} of {} with four points",
+        "{what}: {four} of {} with four points",
         p.len()
     );
 }
@@ -579,11 +622,13 @@ fn degenerate_shapes_on_a_slab_have_the_points_their_geometry_fixes() {
 
 /// Eight pairs of kinds `(ka, kb)` packed into wide shapes, with their contacts.
 mod lanes {
-    use gjk_core::{Capsule, Cone, Cuboid, Cylinder, ManifoldScratch, Shape, Sphere};
+    use std::sync::Arc;
+
+    use gjk_core::{Capsule, Cone, ConvexHull, Cuboid, Cylinder, ManifoldScratch, Shape, Sphere};
     use gjk_simd::math::f32x8;
     use gjk_simd::{
-        CapsuleX8, ConeX8, CuboidX8, CylinderX8, FeatureMapX8, MaskX8, PoseX8, ScalarLanes,
-        SphereX8, contact_x8, manifold_x8,
+        CapsuleX8, ConeX8, ConvexHullX8, CuboidX8, CylinderX8, FeatureMapX8, MaskX8, PoseX8,
+        ScalarLanes, SphereX8, contact_x8, manifold_x8,
     };
 
     use super::{PREDICTION, Pairs};
@@ -611,6 +656,21 @@ mod lanes {
     pack!(CapsuleX8, Capsule);
     pack!(CylinderX8, Cylinder);
     pack!(ConeX8, Cone);
+
+    /// Hulls keep their shared hulls, as the batch driver packs them: their
+    /// lanes name their faces.
+    impl Pack for ConvexHullX8 {
+        fn pack(shapes: &[Shape]) -> Self {
+            let hulls: Vec<Arc<ConvexHull>> = shapes[..8]
+                .iter()
+                .map(|s| match s {
+                    Shape::ConvexHull(h) => Arc::clone(h),
+                    other => panic!("not a hull: {other:?}"),
+                })
+                .collect();
+            ConvexHullX8::from_shared(&hulls)
+        }
+    }
 
     /// How many of the lanes `8c..8c + 8` of `p` (those in contact) give the
     /// same manifold when the scalar shapes the fallback reads are swapped for
@@ -671,10 +731,11 @@ mod lanes {
 
 /// The pair types the wide stage covers are computed wide in every lane (the
 /// fallback would read the decoy shapes and answer otherwise); cylinder-box
-/// only where the cylinder meets the box with its side.
+/// only where the cylinder meets the box with its side. The test hulls'
+/// faces are triangles (random points on a sphere), all held.
 #[test]
 fn the_common_pair_types_are_computed_wide() {
-    use gjk_simd::{CapsuleX8, ConeX8, CuboidX8, CylinderX8, SphereX8};
+    use gjk_simd::{CapsuleX8, ConeX8, ConvexHullX8, CuboidX8, CylinderX8, SphereX8};
     use lanes::wide_lanes;
     let n = 64;
     let mut report = Vec::new();
@@ -711,5 +772,10 @@ fn the_common_pair_types_are_computed_wide() {
     check!(1, 1, CuboidX8, CuboidX8, true);
     check!(3, 1, CylinderX8, CuboidX8, false);
     check!(1, 3, CuboidX8, CylinderX8, false);
+    check!(5, 5, ConvexHullX8, ConvexHullX8, true);
+    check!(1, 5, CuboidX8, ConvexHullX8, true);
+    check!(5, 1, ConvexHullX8, CuboidX8, true);
+    check!(0, 5, SphereX8, ConvexHullX8, true);
+    check!(5, 2, ConvexHullX8, CapsuleX8, true);
     println!("wide lanes: {}", report.join(", "));
 }

@@ -15,12 +15,15 @@
 //! | two segments | capsule-capsule; a cylinder or cone side with a capsule or another side | `clip_x8::overlap_segments_x8` |
 //! | a segment and a box face | capsule-box; cylinder-box and cone-box where the cylinder or cone meets the box with its side | `clip_x8::clip_segment_x8` |
 //! | two box faces | box-box | `clip_x8::clip_polygon_x8` (Sutherland-Hodgman in slots) |
+//! | a hull's face (three or four vertices), edge or vertex with a box face, a segment or another hull's | hull-hull, hull-box, hull-capsule | the same clips, the hull's feature looked up lane by lane in its shared `gjk_core::ConvexHull` (`FeatureX8::gather`) |
 //!
 //! Every other lane runs `gjk_core::manifold_from_contact` on its scalar shapes
-//! ([`ScalarLanes`]): pairs with a convex hull (a hull names its faces only in
-//! `gjk_core`), a cylinder's or cone's cap against anything but a vertex (a
-//! 16-gon), a clipped polygon that outgrows its slots (rounding only), and lanes
-//! whose contact is not finite.
+//! ([`ScalarLanes`]): a cylinder's or cone's cap against anything but a vertex
+//! (a 16-gon), a hull face of five or more vertices (coplanar triangles merged),
+//! hull lanes packed without their shared hull
+//! ([`ConvexHullX8::from_hulls`](crate::ConvexHullX8::from_hulls)), a clipped
+//! polygon that outgrows its slots (rounding only), and lanes whose contact is
+//! not finite.
 
 use gjk_core::glam::Vec3;
 use gjk_core::tolerance::{

@@ -1,12 +1,14 @@
 //! Eight convex hulls, each lane its own hull with its own vertex count.
 
+use std::sync::Arc;
+
 use gjk_core::tolerance::MAX_SIZE;
 use gjk_core::{ConvexHull, Shape, SupportMap};
 use glam::Vec3;
 use wide::f32x8;
 
 use super::shape_x8::LaneShape;
-use crate::feature_x8::{FeatureMapX8, FeatureX8};
+use crate::feature_x8::{FEATURE_X8_VERTICES, FeatureMapX8, FeatureX8};
 use crate::math::{CmpX8, MaskX8, Vec3X8};
 use crate::support_x8::SupportMapX8;
 
@@ -30,6 +32,11 @@ pub struct ConvexHullX8 {
     /// driver (0: not packed from shapes). Within one driver call the shapes are
     /// borrowed, so equal addresses mean equal hulls and the rows can be reused.
     packed_from: [usize; 8],
+    /// The hulls the batch driver packed the lanes from, shared with their
+    /// `Shape`s: a hull's faces, which name its support features, live there
+    /// ([`FeatureMapX8::support_feature_x8`]). `None` in lanes built from
+    /// vertex lists or borrowed hulls, whose features are not held.
+    shared: [Option<Arc<ConvexHull>>; 8],
     /// The vertex count of every lane when all lanes have the same (else 0): the
     /// scan's trip count without looking at the active lanes.
     uniform_count: usize,
@@ -52,7 +59,10 @@ impl Default for Mask8Default {
 
 impl ConvexHullX8 {
     /// Hull `i` of `hulls` in lane `i` (at most 8 are used; missing lanes are empty
-    /// and report invalid input if queried).
+    /// and report invalid input if queried). The lanes hold the hulls'
+    /// vertices, not their faces: their support features are not held, and
+    /// [`manifold_x8`](crate::manifold_x8) leaves them to the scalar reference
+    /// (see [`ConvexHullX8::from_shared`]).
     pub fn from_hulls(hulls: &[&ConvexHull]) -> Self {
         let mut h = ConvexHullX8::default();
         let lanes: Vec<(&[Vec3], f32)> = hulls
@@ -62,6 +72,36 @@ impl ConvexHullX8 {
             .collect();
         h.fill(&lanes);
         h
+    }
+
+    /// Hull `i` of `hulls` in lane `i`, as [`ConvexHullX8::from_hulls`], each
+    /// kept shared so that its lane also names its support features (the faces
+    /// the wide manifolds clip), as the batch driver packs hulls.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use gjk_core::ConvexHull;
+    /// use gjk_core::glam::Vec3;
+    /// use gjk_simd::{ConvexHullX8, FeatureMapX8, Vec3X8};
+    ///
+    /// let cube: Vec<Vec3> = (0..8)
+    ///     .map(|i| Vec3::new((i & 1) as f32, (i >> 1 & 1) as f32, (i >> 2) as f32) - 0.5)
+    ///     .collect();
+    /// let hull = Arc::new(ConvexHull::from_points(&cube)?);
+    /// let wide = ConvexHullX8::from_shared(&[hull.clone(), hull]);
+    /// // Seen from below, the bottom face: four vertices in the lanes holding a hull.
+    /// let face = wide.support_feature_x8(Vec3X8::splat(-Vec3::Y));
+    /// assert_eq!(face.lane(0).unwrap().vertices().len(), 4);
+    /// assert!(face.lane(2).is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_shared(hulls: &[Arc<ConvexHull>]) -> Self {
+        let borrowed: Vec<&ConvexHull> = hulls.iter().map(|h| &**h).collect();
+        let mut wide = ConvexHullX8::from_hulls(&borrowed);
+        for (slot, hull) in wide.shared.iter_mut().zip(hulls) {
+            *slot = Some(Arc::clone(hull));
+        }
+        wide
     }
 
     /// Unvalidated vertex lists, one per lane (at most 8 are used). The bounding
@@ -310,12 +350,19 @@ impl SupportMapX8 for ConvexHullX8 {
 }
 
 impl FeatureMapX8 for ConvexHullX8 {
-    const MAX_VERTICES: usize = 0;
-    /// Neither held nor named: a hull's faces and their ids live in
-    /// `gjk_core::ConvexHull`, and the manifold stage leaves hull lanes to it.
+    const MAX_VERTICES: usize = FEATURE_X8_VERTICES;
+    /// Each lane's feature from its shared hull, looked up lane by lane (the
+    /// hull's polygons are its own); neither held nor named in lanes without
+    /// one (see [`ConvexHullX8::from_hulls`]).
     #[inline(always)]
-    fn support_feature_x8(&self, _dir: Vec3X8) -> FeatureX8 {
-        FeatureX8::default()
+    fn support_feature_x8(&self, dir: Vec3X8) -> FeatureX8 {
+        FeatureX8::gather(|k, f| {
+            let Some(hull) = &self.shared[k] else {
+                return false;
+            };
+            hull.support_feature(dir.lane(k), f);
+            true
+        })
     }
     #[inline(always)]
     fn bounding_radius_glam(&self) -> f32x8 {
@@ -329,15 +376,17 @@ impl LaneShape for ConvexHullX8 {
     /// hull costs one splat per row and a batch of k distinct hulls k blends per
     /// row. Rows are reused outright when the lanes' hulls repeat.
     fn pack(&mut self, shapes: &[&Shape; 8]) {
-        let hulls: [Option<&ConvexHull>; 8] = shapes.map(|s| match s {
-            Shape::ConvexHull(h) => Some(&**h),
+        let shared: [Option<&Arc<ConvexHull>>; 8] = shapes.map(|s| match s {
+            Shape::ConvexHull(h) => Some(h),
             _ => None,
         });
+        let hulls: [Option<&ConvexHull>; 8] = shared.map(|h| h.map(|h| &**h));
         let addresses = hulls.map(|h| h.map_or(0, |h| std::ptr::from_ref(h) as usize));
         if addresses[0] != 0 && addresses == self.packed_from {
             return;
         }
         self.packed_from = addresses;
+        self.shared = shared.map(|h| h.cloned());
         let Some(first) = hulls[0] else {
             // Not hulls (never from the driver): no valid lane.
             *self = ConvexHullX8::default();
