@@ -1,6 +1,6 @@
 //! Support features of eight shapes at once: the twin of `gjk_core::feature`.
 //!
-//! [`FeatureX8`] holds, per lane, the vertex, segment or quadrilateral of a core
+//! [`FeatureX8`] holds, per lane, the vertex, segment or polygon (up to four vertices) of a core
 //! that faces a direction, with its ids, as [`gjk_core::SupportMap::support_feature`]
 //! gives it; [`FeatureMapX8`] is the wide shapes' `support_feature`, each written
 //! beside the shape's support (`CuboidX8::support_feature_x8`, ...). The wide
@@ -93,7 +93,7 @@ pub(crate) fn rank_of(id: FeatureId) -> f32 {
 }
 
 /// Eight support features, one per lane (the twin of [`Feature`]): a vertex, a
-/// segment or a convex quadrilateral of the core facing a direction, in the
+/// segment or a convex polygon of three or four vertices (a box face, a hull face) of the core facing a direction, in the
 /// shape's frame or, once moved (`FeatureX8::transform_glam`), in another.
 ///
 /// Lanes outside `held` hold no vertices (a cap or a face of more
@@ -111,7 +111,7 @@ pub struct FeatureX8 {
     pub(crate) id: f32x8,
     /// A polygon's outward unit normal (zero for a vertex or a segment).
     pub(crate) normal: Vec3X8,
-    /// The number of vertices (1, 2 or 4) in held lanes.
+    /// The number of vertices (1 to 4) in held lanes.
     pub(crate) len: f32x8,
     /// Lanes whose vertices are held.
     pub(crate) held: MaskX8,
@@ -171,7 +171,8 @@ impl FeatureX8 {
     /// feature)` writes, where it returns `true` (other lanes are neither
     /// held nor named). A feature of more than [`FEATURE_X8_VERTICES`]
     /// vertices is named only; one whose ids a rank cannot hold exactly (an
-    /// index from 2²², which no shape this crate packs reaches) is neither.
+    /// index from 2²², a hull of millions of vertices) is neither: such lanes go
+    /// to the scalar reference.
     pub(crate) fn gather(mut fill: impl FnMut(usize, &mut Feature) -> bool) -> FeatureX8 {
         let mut vertices = [[[0.0f32; 8]; 3]; FEATURE_X8_VERTICES];
         let mut vertex_ids = [[0.0f32; 8]; FEATURE_X8_VERTICES];

@@ -15,7 +15,7 @@
 //! | two segments | capsule-capsule; a cylinder or cone side with a capsule or another side | `clip_x8::overlap_segments_x8` |
 //! | a segment and a box face | capsule-box; cylinder-box and cone-box where the cylinder or cone meets the box with its side | `clip_x8::clip_segment_x8` |
 //! | two box faces | box-box | `clip_x8::clip_polygon_x8` (Sutherland-Hodgman in slots) |
-//! | a hull's face (three or four vertices), edge or vertex with a box face, a segment or another hull's | hull-hull, hull-box, hull-capsule | the same clips, the hull's feature looked up lane by lane in its shared `gjk_core::ConvexHull` (`FeatureX8::gather`) |
+//! | a hull's face (three or four vertices) or vertex (a segment hull's segment) with any feature above | hull-hull, hull-box, hull-capsule, sphere-hull, hull with a cylinder's or cone's side | the same cases, the hull's feature looked up lane by lane in its shared `gjk_core::ConvexHull` (`FeatureX8::gather`) |
 //!
 //! Every other lane runs `gjk_core::manifold_from_contact` on its scalar shapes
 //! ([`ScalarLanes`]): a cylinder's or cone's cap against anything but a vertex

@@ -128,6 +128,9 @@ impl ConvexHullX8 {
     /// Refills this hull set (reusing its allocation) from vertex lists with their
     /// bounding radii.
     fn fill(&mut self, lanes: &[(&[Vec3], f32)]) {
+        // Vertex lists name no faces, and no driver packing stands behind them.
+        self.shared = Default::default();
+        self.packed_from = [0; 8];
         let rows = lanes.iter().map(|l| l.0.len()).max().unwrap_or(0);
         self.rows.clear();
         self.rows.resize(padded_rows(rows), Vec3X8::ZERO);
@@ -457,6 +460,36 @@ impl LaneShape for ConvexHullX8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The driver's packing keeps each lane's hull, so that its lanes name
+    /// their faces: on first packing, when the same hulls come again (the rows
+    /// reused), and when other shapes replace them.
+    #[test]
+    fn packed_lanes_name_their_hulls_faces() {
+        let cube: Vec<Vec3> = (0..8)
+            .map(|i| Vec3::new((i & 1) as f32, (i >> 1 & 1) as f32, (i >> 2) as f32) - 0.5)
+            .collect();
+        let hull: Shape = ConvexHull::from_points(&cube).unwrap().into();
+        let ball: Shape = gjk_core::Sphere::new(1.0).unwrap().into();
+        let down = Vec3X8::splat(-Vec3::Y);
+        let mut wide = ConvexHullX8::default();
+        let named = |w: &ConvexHullX8| {
+            let f = w.support_feature_x8(down);
+            (0..8)
+                .filter(|&k| f.lane(k).is_some_and(|f| f.vertices().len() == 4))
+                .count()
+        };
+        wide.pack(&[&hull; 8]);
+        assert_eq!(named(&wide), 8);
+        wide.pack(&[&hull; 8]);
+        assert_eq!(named(&wide), 8);
+        let mut mixed = [&hull; 8];
+        mixed[3] = &ball;
+        wide.pack(&mixed);
+        assert_eq!(named(&wide), 7);
+        wide.pack(&[&ball; 8]);
+        assert_eq!(named(&wide), 0);
+    }
 
     #[test]
     fn scan_matches_scalar_with_ragged_lanes() {
