@@ -9,7 +9,7 @@
 //!
 //! A convex hull's faces live in its `gjk_core::ConvexHull` (each hull its own
 //! polygons), so a hull lane's feature is looked up there, lane by lane
-//! ([`FeatureX8::gather`]), and clipped and reduced wide with the others.
+//! (`FeatureX8::gather`), and clipped and reduced wide with the others.
 //!
 //! Features larger than four vertices (a cylinder's or cone's cap, a hull face
 //! of five or more vertices) are not held: the lane keeps only the feature's id
