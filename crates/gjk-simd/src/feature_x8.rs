@@ -309,8 +309,10 @@ pub trait FeatureMapX8: SupportMapX8 {
     /// nothing. The manifold stage drops the clipping it cannot need.
     const MAX_VERTICES: usize;
 
-    /// Per lane, the feature of the core that supports `dir` (local frame).
-    fn support_feature_x8(&self, dir: Vec3X8) -> FeatureX8;
+    /// Per lane of `lanes`, the feature of the core that supports `dir`
+    /// (local frame). Other lanes may be left neither held nor named (a hull
+    /// looks its lanes' features up one by one, and skips them).
+    fn support_feature_x8(&self, dir: Vec3X8, lanes: MaskX8) -> FeatureX8;
 
     /// Each lane's bounding radius rounded as its scalar twin computes it (the
     /// manifold's tolerance scales with it, see `math::glam_rounding_x8`).

@@ -270,8 +270,10 @@ fn build_x8<A: FeatureMapX8, B: FeatureMapX8>(
     let (ma, mb) = (a.margin(), b.margin());
     let tol = f32x8::splat(MANIFOLD_RELATIVE_TOLERANCE)
         * (a.bounding_radius_glam() + b.bounding_radius_glam());
-    let fa = a.support_feature_x8(n);
-    let mut fb = b.support_feature_x8(b_to_a.transpose_mul_vec3_glam(-n));
+    // Only these lanes' features are read (a hull looks each one up).
+    let asked = active & finite;
+    let fa = a.support_feature_x8(n, asked);
+    let mut fb = b.support_feature_x8(b_to_a.transpose_mul_vec3_glam(-n), asked);
     fb.transform_glam(&b_to_a, rel.translation);
 
     // A vertex on either side leaves nothing to clip: the contact's own point.

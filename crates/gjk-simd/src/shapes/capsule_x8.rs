@@ -78,7 +78,7 @@ impl FeatureMapX8 for CapsuleX8 {
     /// vertex 0 at the centre for a zero-length core (`gjk_core::Capsule`'s
     /// feature).
     #[inline(always)]
-    fn support_feature_x8(&self, _dir: Vec3X8) -> FeatureX8 {
+    fn support_feature_x8(&self, _dir: Vec3X8, _lanes: MaskX8) -> FeatureX8 {
         let top = Vec3X8::new(f32x8::ZERO, self.half_height, f32x8::ZERO);
         let segment = FeatureX8::segment(
             -top,

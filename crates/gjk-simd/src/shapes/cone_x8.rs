@@ -81,7 +81,7 @@ impl FeatureMapX8 for ConeX8 {
     /// straight up) to the apex, edge `N + 2` from vertex `N` to `N + 1`
     /// (`N` = [`CAP_POLYGON_VERTICES`]).
     #[inline(always)]
-    fn support_feature_x8(&self, dir: Vec3X8) -> FeatureX8 {
+    fn support_feature_x8(&self, dir: Vec3X8, _lanes: MaskX8) -> FeatureX8 {
         let n = CAP_POLYGON_VERTICES;
         let (h, r) = (self.half_height, self.radius);
         let two = f32x8::splat(2.0);

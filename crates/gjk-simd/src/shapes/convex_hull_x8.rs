@@ -82,7 +82,7 @@ impl ConvexHullX8 {
     /// use std::sync::Arc;
     /// use gjk_core::ConvexHull;
     /// use gjk_core::glam::Vec3;
-    /// use gjk_simd::{ConvexHullX8, FeatureMapX8, Vec3X8};
+    /// use gjk_simd::{ConvexHullX8, FeatureMapX8, MaskX8, Vec3X8};
     ///
     /// let cube: Vec<Vec3> = (0..8)
     ///     .map(|i| Vec3::new((i & 1) as f32, (i >> 1 & 1) as f32, (i >> 2) as f32) - 0.5)
@@ -90,7 +90,7 @@ impl ConvexHullX8 {
     /// let hull = Arc::new(ConvexHull::from_points(&cube)?);
     /// let wide = ConvexHullX8::from_shared(&[hull.clone(), hull]);
     /// // Seen from below, the bottom face: four vertices in the lanes holding a hull.
-    /// let face = wide.support_feature_x8(Vec3X8::splat(-Vec3::Y));
+    /// let face = wide.support_feature_x8(Vec3X8::splat(-Vec3::Y), MaskX8::ALL);
     /// assert_eq!(face.lane(0).unwrap().vertices().len(), 4);
     /// assert!(face.lane(2).is_none());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -355,12 +355,13 @@ impl SupportMapX8 for ConvexHullX8 {
 impl FeatureMapX8 for ConvexHullX8 {
     const MAX_VERTICES: usize = FEATURE_X8_VERTICES;
     /// Each lane's feature from its shared hull, looked up lane by lane (the
-    /// hull's polygons are its own); neither held nor named in lanes without
-    /// one (see [`ConvexHullX8::from_hulls`]).
+    /// hull's polygons are its own); neither held nor named in lanes outside
+    /// `lanes` or without a shared hull (see [`ConvexHullX8::from_hulls`]).
     #[inline(always)]
-    fn support_feature_x8(&self, dir: Vec3X8) -> FeatureX8 {
+    fn support_feature_x8(&self, dir: Vec3X8, lanes: MaskX8) -> FeatureX8 {
+        let bits = lanes.bitmask();
         FeatureX8::gather(|k, f| {
-            let Some(hull) = &self.shared[k] else {
+            let Some(hull) = self.shared[k].as_ref().filter(|_| bits >> k & 1 == 1) else {
                 return false;
             };
             hull.support_feature(dir.lane(k), f);
@@ -474,7 +475,7 @@ mod tests {
         let down = Vec3X8::splat(-Vec3::Y);
         let mut wide = ConvexHullX8::default();
         let named = |w: &ConvexHullX8| {
-            let f = w.support_feature_x8(down);
+            let f = w.support_feature_x8(down, MaskX8::ALL);
             (0..8)
                 .filter(|&k| f.lane(k).is_some_and(|f| f.vertices().len() == 4))
                 .count()

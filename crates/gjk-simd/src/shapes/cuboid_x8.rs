@@ -77,7 +77,7 @@ impl FeatureMapX8 for CuboidX8 {
     /// selects: the face is axis `a`, the corners run over the next two axes
     /// `j = a + 1` and `k = a + 2` (mod 3).
     #[inline(always)]
-    fn support_feature_x8(&self, dir: Vec3X8) -> FeatureX8 {
+    fn support_feature_x8(&self, dir: Vec3X8, _lanes: MaskX8) -> FeatureX8 {
         let (zero, one) = (f32x8::ZERO, f32x8::ONE);
         let h = self.half_extents;
         let a = dir.abs();

@@ -77,7 +77,7 @@ impl FeatureMapX8 for CylinderX8 {
     /// line through the rim points that support `dir`, edge `2N + 4` from vertex
     /// `2N` to `2N + 1` (`N` = [`CAP_POLYGON_VERTICES`]).
     #[inline(always)]
-    fn support_feature_x8(&self, dir: Vec3X8) -> FeatureX8 {
+    fn support_feature_x8(&self, dir: Vec3X8, _lanes: MaskX8) -> FeatureX8 {
         let n = CAP_POLYGON_VERTICES;
         let xz = (dir.x * dir.x + dir.z * dir.z).sqrt();
         let cap = dir.y.abs().ge(xz);

@@ -69,8 +69,8 @@ impl<S: FeatureMapX8> FeatureMapX8 for RoundedX8<S> {
     const MAX_VERTICES: usize = S::MAX_VERTICES;
     /// The inner shape's feature: rounding dilates the core without changing it.
     #[inline(always)]
-    fn support_feature_x8(&self, dir: Vec3X8) -> FeatureX8 {
-        self.inner.support_feature_x8(dir)
+    fn support_feature_x8(&self, dir: Vec3X8, lanes: MaskX8) -> FeatureX8 {
+        self.inner.support_feature_x8(dir, lanes)
     }
     #[inline(always)]
     fn bounding_radius_glam(&self) -> f32x8 {

@@ -63,7 +63,7 @@ impl FeatureMapX8 for SphereX8 {
     const MAX_VERTICES: usize = 1;
     /// The centre, vertex 0 (`gjk_core::Sphere`'s feature).
     #[inline(always)]
-    fn support_feature_x8(&self, _dir: Vec3X8) -> FeatureX8 {
+    fn support_feature_x8(&self, _dir: Vec3X8, _lanes: MaskX8) -> FeatureX8 {
         FeatureX8::vertex(Vec3X8::ZERO, splat_rank(FeatureId::vertex(0)))
     }
     #[inline(always)]
