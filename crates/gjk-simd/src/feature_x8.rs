@@ -336,13 +336,7 @@ pub(crate) fn disc_support_glam(dir: Vec3X8, r: f32x8) -> Vec3X8 {
 /// The rank of an id in every lane.
 #[inline(always)]
 pub(crate) fn splat_rank(id: FeatureId) -> f32x8 {
-    let base = match id.kind() {
-        FeatureKind::Unknown => 0.0,
-        FeatureKind::Vertex => KIND_STEP,
-        FeatureKind::Edge => 2.0 * KIND_STEP,
-        FeatureKind::Face => 3.0 * KIND_STEP,
-    };
-    f32x8::splat(base + id.index() as f32)
+    f32x8::splat(rank_of(id))
 }
 
 #[cfg(test)]
