@@ -178,7 +178,8 @@ struct PolygonX8 {
 
 /// The incident polygon clipped to the reference polygon's side planes
 /// (`clip.rs`'s `clip_polygon`) in the lanes of `lanes`, its points written to
-/// slots `0..CLIP_SLOTS` of `out`.
+/// slots `0..CLIP_SLOTS` of `out`; returns how many slots some lane's points
+/// take.
 #[inline(always)]
 pub(crate) fn clip_polygon_x8(
     incident: &FeatureX8,
@@ -186,7 +187,7 @@ pub(crate) fn clip_polygon_x8(
     frame: &ClipFrame,
     lanes: MaskX8,
     out: &mut CandidatesX8,
-) {
+) -> usize {
     let view = frame.view();
     let tol = frame.band(reference, view);
     let n_in = incident.vertices.len();
@@ -202,13 +203,25 @@ pub(crate) fn clip_polygon_x8(
         let fi = f32x8::splat(i as f32);
         poly.code[i] = fi + fi * f32x8::splat(code::LEAVING_UNIT);
     }
+    // Each plane clips one buffer into the other; a plane that cuts nothing
+    // leaves the polygon where it is.
+    let mut spare = poly;
     for k in 0..reference.vertices.len() {
         let plane = lanes & f32x8::splat(k as f32).lt(reference.len) & poly.len.gt(f32x8::ZERO);
         if plane.none() {
             continue;
         }
         let (s, origin) = side_plane(reference, k, view);
-        poly = clip_by_plane(&poly, (s, origin), tol, (k, reference.len), plane);
+        if clip_by_plane(
+            &poly,
+            &mut spare,
+            (s, origin),
+            tol,
+            (k, reference.len),
+            plane,
+        ) {
+            std::mem::swap(&mut poly, &mut spare);
+        }
     }
     out.overflow |= lanes & poly.overflow;
     for i in 0..poly.slots {
@@ -220,6 +233,7 @@ pub(crate) fn clip_polygon_x8(
         let (points, ids) = frame.core_point(poly.p[i], ids, reference);
         out.put(i, valid, points, ids);
     }
+    poly.slots
 }
 
 /// The ranks of the incident and reference features a code names.
@@ -251,16 +265,20 @@ fn decode(c: f32x8, incident: &FeatureX8, reference: &FeatureX8) -> (f32x8, f32x
 }
 
 /// One step of Sutherland-Hodgman (`clip.rs`'s loop body for plane `k` of a
-/// reference with `sides` edges), in the lanes of `plane`; other lanes keep their
-/// polygon.
+/// reference with `sides` edges), in the lanes of `plane`: writes the clipped
+/// polygon to `next` (other lanes keep theirs) and returns `true`, or returns
+/// `false` when the plane cuts nothing, `poly` then being the clipped polygon.
+/// `next` is written only where the new polygon lies: what its slots held
+/// past each lane's count stays there, never read.
 #[inline(always)]
 fn clip_by_plane(
     poly: &PolygonX8,
+    next: &mut PolygonX8,
     (s, origin): (Vec3X8, Vec3X8),
     tol: f32x8,
     (k, sides): (usize, f32x8),
     plane: MaskX8,
-) -> PolygonX8 {
+) -> bool {
     let zero = f32x8::ZERO;
     let one = f32x8::ONE;
     let m = poly.slots;
@@ -279,7 +297,7 @@ fn clip_by_plane(
         outside |= f32x8::splat(i as f32).lt(poly.len).and_not(di.le(tol));
     }
     if (plane & outside).none() {
-        return *poly;
+        return false;
     }
     let fk = f32x8::splat(k as f32);
     let along_k = f32x8::splat(code::ALONG_REFERENCE) + fk;
@@ -287,11 +305,8 @@ fn clip_by_plane(
     // The side planes next to plane k, for the ids of a crossing of two side planes.
     let next_k = (fk + one).ge(sides).select(zero, fk + one);
 
-    let mut keep = [MaskX8::NONE; CLIP_SLOTS];
-    let mut cross = [MaskX8::NONE; CLIP_SLOTS];
-    let mut kept_code = [zero; CLIP_SLOTS];
-    let mut cross_p = [Vec3X8::ZERO; CLIP_SLOTS];
-    let mut cross_code = [zero; CLIP_SLOTS];
+    // Each lane's new list: kept vertex, then crossing, source by source.
+    let mut pos = zero;
     for i in 0..m {
         let fi = f32x8::splat(i as f32);
         let valid = fi.lt(poly.len);
@@ -308,17 +323,17 @@ fn clip_by_plane(
         let (du, pu, cu) = (d[i], poly.p[i], poly.code[i]);
         let inside_u = du.le(tol);
         let inside_w = dw.le(tol);
-        keep[i] = valid & (inside_u | !plane);
+        let keep = valid & (inside_u | !plane);
         let straddles = plane & valid & (inside_u ^ inside_w);
         // An end within the band stands for the crossing itself.
         let in_band = (inside_u & du.gt(zero)) | (inside_w & dw.gt(zero));
-        cross[i] = straddles.and_not(in_band);
+        let cross = straddles.and_not(in_band);
         let leaving = (cu * f32x8::splat(1.0 / code::LEAVING_UNIT)).floor();
         // Leaving through the band, the polygon goes on along the side plane.
         let retag = straddles & in_band & inside_u;
-        kept_code[i] = retag.select(cu + (along_k - leaving) * leaving_unit, cu);
+        let kept_code = retag.select(cu + (along_k - leaving) * leaving_unit, cu);
 
-        cross_p[i] = pu + (pw - pu) * (du / (du - dw));
+        let cross_p = pu + (pw - pu) * (du / (du - dw));
         let on_incident = leaving.lt(f32x8::splat(code::ALONG_REFERENCE));
         let j = leaving - f32x8::splat(code::ALONG_REFERENCE);
         let next_j = (j + one).ge(sides).select(zero, j + one);
@@ -340,34 +355,22 @@ fn clip_by_plane(
         // Leaving the face, the polygon goes on along the side plane; entering,
         // along the rest of u's edge.
         let new_leaving = inside_u.select(along_k, leaving);
-        cross_code[i] =
+        let cross_code =
             inc_code + ref_code * f32x8::splat(code::REFERENCE_UNIT) + new_leaving * leaving_unit;
-    }
-
-    // Each lane's new list: kept vertex, then crossing, slot by slot.
-    let mut next = PolygonX8 {
-        p: [Vec3X8::ZERO; CLIP_SLOTS],
-        code: [zero; CLIP_SLOTS],
-        len: zero,
-        slots: (2 * m).min(CLIP_SLOTS),
-        overflow: poly.overflow,
-    };
-    let mut pos = zero;
-    for i in 0..m {
         // Source i's kept vertex lands at or before 2i, its crossing at or before
         // 2i + 1, and nothing lands past the slots.
         pos = place(
-            &mut next,
+            next,
             pos,
             (2 * i).min(CLIP_SLOTS - 1),
-            (keep[i], poly.p[i], kept_code[i]),
-            (cross[i], cross_p[i], cross_code[i]),
+            (keep, pu, kept_code),
+            (cross, cross_p, cross_code),
         );
     }
     next.len = pos;
-    next.overflow |= pos.gt(f32x8::splat(CLIP_SLOTS as f32));
-    next.slots = furthest(pos).min(next.slots);
-    next
+    next.overflow = poly.overflow | pos.gt(f32x8::splat(CLIP_SLOTS as f32));
+    next.slots = furthest(pos).min((2 * m).min(CLIP_SLOTS));
+    true
 }
 
 /// Appends the kept vertex `(p, code)` in the lanes of `keep`, then the
@@ -387,10 +390,17 @@ fn place(
         return pos;
     }
     let at_cross = keep.select(pos + f32x8::ONE, pos);
-    // No lane is past the furthest position: most lanes keep most vertices, so
-    // that bound is about half of `last`'s on the later vertices.
-    let mut fj = f32x8::ZERO;
-    for j in 0..=furthest(at_cross).min(last + 1).min(CLIP_SLOTS - 1) {
+    // Only the slots between the nearest and the furthest position a lane
+    // writes to: a plane drops or adds a vertex or two, so the lanes' positions
+    // stay close to each other, and the span is a few slots where counting from
+    // the first slot would visit up to `last`.
+    let writes = keep | cross;
+    let first = nearest(writes.select(pos, f32x8::splat(f32::INFINITY)));
+    let end = furthest(writes.select(at_cross, f32x8::ZERO))
+        .min(last + 1)
+        .min(CLIP_SLOTS - 1);
+    let mut fj = f32x8::splat(first as f32);
+    for j in first..=end {
         let vertex_here = keep & pos.same(fj);
         let cross_here = cross & at_cross.same(fj);
         next.p[j] = cross_here.select(cross_p, vertex_here.select(p, next.p[j]));
@@ -398,6 +408,16 @@ fn place(
         fj += f32x8::ONE;
     }
     cross.select(at_cross + f32x8::ONE, at_cross)
+}
+
+/// The smallest of eight lane positions (small non-negative integers, exact in
+/// `f32`, or infinity for lanes that do not count), as an index.
+#[inline(always)]
+fn nearest(positions: f32x8) -> usize {
+    positions
+        .to_array()
+        .into_iter()
+        .fold(f32::INFINITY, f32::min) as usize
 }
 
 /// The largest of eight lane positions (small non-negative integers, exact in

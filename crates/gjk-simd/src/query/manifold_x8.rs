@@ -37,8 +37,7 @@ use gjk_core::{
 use wide::f32x8;
 
 use super::clip_x8::{
-    CANDIDATES, CLIP_SLOTS, CandidatesX8, ClipFrame, clip_polygon_x8, clip_segment_x8,
-    overlap_segments_x8,
+    CANDIDATES, CandidatesX8, ClipFrame, clip_polygon_x8, clip_segment_x8, overlap_segments_x8,
 };
 use super::contact_x8::ContactX8;
 use super::reduce_x8::{ReducedX8, reduce_x8};
@@ -429,8 +428,8 @@ fn clip_features_x8<A: FeatureMapX8, B: FeatureMapX8>(
             };
             let incident = FeatureX8::select(on_b, fa, fb);
             let reference = FeatureX8::select(on_b, fb, fa);
-            clip_polygon_x8(&incident, &reference, &frame, polygons, out);
-            slots = CLIP_SLOTS;
+            let clipped = clip_polygon_x8(&incident, &reference, &frame, polygons, out);
+            slots = slots.max(clipped);
         }
     }
     slots
