@@ -46,7 +46,12 @@ impl Vec3X8 {
     /// packing this stall took half of the conversion's time).
     #[inline]
     pub fn from_array(vs: [Vec3; 8]) -> Self {
-        let rows = vs.map(|v| f32x8::new([v.x, v.y, v.z, 0.0, 0.0, 0.0, 0.0, 0.0]));
+        // `from_fn`, not `vs.map`: the compiler left the `map` out of line, a
+        // call and a round trip of the rows through the stack for every packing.
+        let rows: [f32x8; 8] = std::array::from_fn(|i| {
+            let v = vs[i];
+            f32x8::new([v.x, v.y, v.z, 0.0, 0.0, 0.0, 0.0, 0.0])
+        });
         let [x, y, z, ..] = f32x8::transpose(rows);
         Self::new(x, y, z)
     }

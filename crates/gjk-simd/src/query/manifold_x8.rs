@@ -235,8 +235,17 @@ impl BuiltX8 {
         };
         for s in 0..self.slots {
             let (pa, pb) = (self.point_a[s], self.point_b[s]);
-            rows.floats[s] =
-                [pa.x, pa.y, pa.z, pb.x, pb.y, pb.z, self.depth[s]].map(|v| v.to_array());
+            // Spelled out: `map` over the seven vectors was left out of line (a
+            // call and a round trip through the stack per slot).
+            rows.floats[s] = [
+                pa.x.to_array(),
+                pa.y.to_array(),
+                pa.z.to_array(),
+                pb.x.to_array(),
+                pb.y.to_array(),
+                pb.z.to_array(),
+                self.depth[s].to_array(),
+            ];
             rows.ids[s] = [id_bits(self.id_a[s]), id_bits(self.id_b[s])];
         }
         rows
