@@ -101,7 +101,6 @@ struct Face {
     /// them (an f32 cross product of a small face's edges would add its own).
     normal: DVec3,
     distance: f64,
-    alive: bool,
 }
 
 /// A convex polytope of support points around the origin (see the module docs).
@@ -110,6 +109,10 @@ struct Face {
 pub struct Polytope {
     verts: Vec<SupportPoint>,
     faces: Vec<Face>,
+    /// By face slot: the face's distance while it is on the polytope, infinity
+    /// once removed. The search for the nearest face, run at every step, scans
+    /// these eight bytes a face rather than the faces.
+    live: Vec<f64>,
     /// Slots of removed faces, reused by later ones.
     free: Vec<Slot>,
     /// A step's scratch: the faces it removed, its horizon as directed edges
@@ -142,6 +145,7 @@ impl Polytope {
     pub fn reset(&mut self, points: [SupportPoint; 4], touch: f32) -> Result<(), StartRefusal> {
         self.verts.clear();
         self.faces.clear();
+        self.live.clear();
         self.free.clear();
         self.verts.extend_from_slice(&points);
         let volume = volume6(&points);
@@ -154,6 +158,7 @@ impl Polytope {
         let (b, c) = if volume > 0.0 { (1, 2) } else { (2, 1) };
         for tri in [[0, c, b], [0, b, 3], [0, 3, c], [b, c, 3]] {
             let face = make_face(&self.verts, tri, NO_SLOT).ok_or(StartRefusal::Flat)?;
+            self.live.push(face.distance);
             self.faces.push(face);
         }
         self.link_tetrahedron();
@@ -169,12 +174,14 @@ impl Polytope {
 
     /// The face nearest the origin (the first of equals, by slot).
     pub fn nearest(&self) -> NearestFace {
+        // Every face's distance is finite (`make_face` refuses the others), so
+        // the first live face beats the infinite start and removed faces never do.
         let mut best = usize::MAX;
         let mut best_d = f64::INFINITY;
-        for (i, f) in self.faces.iter().enumerate() {
-            if f.alive && (f.distance < best_d || best == usize::MAX) {
+        for (i, &d) in self.live.iter().enumerate() {
+            if d < best_d {
                 best = i;
-                best_d = f.distance;
+                best_d = d;
             }
         }
         // A polytope always has live faces: a step removes faces only as it adds
@@ -291,10 +298,11 @@ impl Polytope {
     /// neighbouring face (the corner beyond a face-centre vertex), and keeping
     /// that face would join it to `p` by a triangle of no area.
     fn carve_visible(&mut self, seed: usize, p: Vec3) {
-        let (faces, removed, horizon) = (&mut self.faces, &mut self.removed, &mut self.horizon);
+        let (faces, live) = (&self.faces, &mut self.live);
+        let (removed, horizon) = (&mut self.removed, &mut self.horizon);
         removed.clear();
         horizon.clear();
-        faces[seed].alive = false;
+        live[seed] = f64::INFINITY;
         removed.push(seed as Slot);
         let (p_abs, p64) = (p.abs(), p.as_dvec3());
         // Each face is pushed at most once (it is marked removed when pushed).
@@ -305,15 +313,15 @@ impl Polytope {
             let (fv, fadj) = (faces[fi].v, faces[fi].adj);
             for k in 0..3 {
                 let nb = fadj[k];
-                let g = &faces[nb as usize];
-                if !g.alive {
+                if live[nb as usize] == f64::INFINITY {
                     continue;
                 }
+                let g = &faces[nb as usize];
                 let v0 = self.verts[g.v[0] as usize].w;
                 let slack =
                     EPA_COPLANAR_ULPS * f64::EPSILON * f64::from(p_abs.max(v0.abs()).max_element());
                 if g.normal.dot(p64 - v0.as_dvec3()) > -slack {
-                    faces[nb as usize].alive = false;
+                    live[nb as usize] = f64::INFINITY;
                     removed.push(nb);
                 } else {
                     horizon.push((fv[k], fv[(k + 1) % 3], nb));
@@ -381,7 +389,7 @@ impl Polytope {
     /// Brings back the faces a refused step removed.
     fn restore(&mut self) {
         for &f in &self.removed {
-            self.faces[f as usize].alive = true;
+            self.live[f as usize] = self.faces[f as usize].distance;
         }
     }
 
@@ -417,8 +425,12 @@ impl Polytope {
         }
         for (&slot, face) in slots[..reused].iter().zip(&*added) {
             self.faces[slot as usize] = *face;
+            self.live[slot as usize] = face.distance;
         }
         self.faces.extend_from_slice(&added[reused..]);
+        for face in &added[reused..] {
+            self.live.push(face.distance);
+        }
         self.removed.clear();
     }
 
@@ -450,6 +462,5 @@ fn make_face(verts: &[SupportPoint], v: [Slot; 3], across: Slot) -> Option<Face>
         normal,
         distance: normal.dot(a),
         adj: [across, NO_SLOT, NO_SLOT],
-        alive: true,
     })
 }
