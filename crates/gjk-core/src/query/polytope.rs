@@ -91,6 +91,24 @@ type Slot = u32;
 /// No slot (an adjacency not made yet, an edge not on the horizon).
 const NO_SLOT: Slot = Slot::MAX;
 
+/// The links of the starting tetrahedron's faces, as [`Polytope::reset`] winds
+/// them (`[0, c, b], [0, b, 3], [0, 3, c], [b, c, 3]`): `TETRAHEDRON_LINKS[i][k]`
+/// is the face across face `i`'s edge `k`. Each edge's twin is the other face
+/// holding its two vertices, which the vertex lists fix whichever way `b` and `c`
+/// are assigned.
+const TETRAHEDRON_LINKS: [[Slot; 3]; 4] = [[2, 3, 1], [0, 3, 2], [1, 3, 0], [0, 2, 1]];
+
+/// An edge of a step's horizon: from vertex `a` to `b` in the removed faces'
+/// winding, with the face kept across it and the index of the same edge (`b` to
+/// `a`) in that face, where the new face is linked in.
+#[derive(Debug, Clone, Copy)]
+struct HorizonEdge {
+    a: Slot,
+    b: Slot,
+    kept: Slot,
+    twin: u8,
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Face {
     v: [Slot; 3],
@@ -115,10 +133,9 @@ pub struct Polytope {
     live: Vec<f64>,
     /// Slots of removed faces, reused by later ones.
     free: Vec<Slot>,
-    /// A step's scratch: the faces it removed, its horizon as directed edges
-    /// `(a, b, face kept across the edge)`, the faces it adds.
+    /// A step's scratch: the faces it removed, its horizon, the faces it adds.
     removed: Vec<Slot>,
-    horizon: Vec<(Slot, Slot, Slot)>,
+    horizon: Vec<HorizonEdge>,
     added: Vec<Face>,
     /// For each horizon edge, the edge that follows it around the loop.
     following: Vec<Slot>,
@@ -156,12 +173,15 @@ impl Polytope {
         // face and the three others are wound so that their normals point away
         // from the fourth vertex. A negative volume swaps two vertices.
         let (b, c) = if volume > 0.0 { (1, 2) } else { (2, 1) };
-        for tri in [[0, c, b], [0, b, 3], [0, 3, c], [b, c, 3]] {
-            let face = make_face(&self.verts, tri, NO_SLOT).ok_or(StartRefusal::Flat)?;
+        for (tri, adj) in [[0, c, b], [0, b, 3], [0, 3, c], [b, c, 3]]
+            .into_iter()
+            .zip(TETRAHEDRON_LINKS)
+        {
+            let mut face = make_face(&self.verts, tri, NO_SLOT).ok_or(StartRefusal::Flat)?;
+            face.adj = adj;
             self.live.push(face.distance);
             self.faces.push(face);
         }
-        self.link_tetrahedron();
         if self
             .faces
             .iter()
@@ -241,15 +261,16 @@ impl Polytope {
         self.verts.push(p);
         self.added.clear();
         let (verts, added) = (&self.verts, &mut self.added);
-        let sound = self.horizon.iter().all(|&(a, b, outside)| {
-            match make_face(verts, [a, b, new_vertex], outside) {
-                Some(f) if f.distance >= floor => {
-                    added.push(f);
-                    true
-                }
-                _ => false,
-            }
-        });
+        let sound =
+            self.horizon
+                .iter()
+                .all(|e| match make_face(verts, [e.a, e.b, new_vertex], e.kept) {
+                    Some(f) if f.distance >= floor => {
+                        added.push(f);
+                        true
+                    }
+                    _ => false,
+                });
         if !sound {
             self.restore();
             self.verts.pop();
@@ -324,7 +345,16 @@ impl Polytope {
                     live[nb as usize] = f64::INFINITY;
                     removed.push(nb);
                 } else {
-                    horizon.push((fv[k], fv[(k + 1) % 3], nb));
+                    // The kept face links back across the same edge (links are
+                    // made in pairs, so the search always finds it).
+                    let twin = g.adj.iter().position(|&f| f == fi as Slot);
+                    debug_assert!(twin.is_some(), "a kept face links back");
+                    horizon.push(HorizonEdge {
+                        a: fv[k],
+                        b: fv[(k + 1) % 3],
+                        kept: nb,
+                        twin: twin.unwrap_or(0) as u8,
+                    });
                 }
             }
         }
@@ -341,15 +371,15 @@ impl Polytope {
             edge_from.resize(self.verts.len(), NO_SLOT);
         }
         let mut distinct = true;
-        for (i, &(a, _, _)) in horizon.iter().enumerate() {
-            distinct &= edge_from[a as usize] == NO_SLOT;
-            edge_from[a as usize] = i as Slot;
+        for (i, e) in horizon.iter().enumerate() {
+            distinct &= edge_from[e.a as usize] == NO_SLOT;
+            edge_from[e.a as usize] = i as Slot;
         }
         self.following.clear();
         self.following
-            .extend(horizon.iter().map(|&(_, b, _)| edge_from[b as usize]));
-        for &(a, _, _) in horizon {
-            edge_from[a as usize] = NO_SLOT;
+            .extend(horizon.iter().map(|e| edge_from[e.b as usize]));
+        for e in horizon {
+            edge_from[e.a as usize] = NO_SLOT;
         }
         if !distinct || horizon.is_empty() {
             return false;
@@ -415,13 +445,8 @@ impl Polytope {
             added[i].adj[1] = slots[after];
             added[after].adj[2] = slots[i];
         }
-        for (&(a, b, outside), &slot) in self.horizon.iter().zip(slots) {
-            let kept = &mut self.faces[outside as usize];
-            for k in 0..3 {
-                if kept.v[k] == b && kept.v[(k + 1) % 3] == a {
-                    kept.adj[k] = slot;
-                }
-            }
+        for (e, &slot) in self.horizon.iter().zip(slots) {
+            self.faces[e.kept as usize].adj[usize::from(e.twin)] = slot;
         }
         for (&slot, face) in slots[..reused].iter().zip(&*added) {
             self.faces[slot as usize] = *face;
@@ -432,21 +457,6 @@ impl Polytope {
             self.live.push(face.distance);
         }
         self.removed.clear();
-    }
-
-    /// Adjacency of the starting tetrahedron, by matching reversed edges (every
-    /// edge has its twin: the faces are wound consistently by construction).
-    fn link_tetrahedron(&mut self) {
-        let faces = &mut self.faces;
-        for i in 0..faces.len() {
-            for k in 0..3 {
-                let (a, b) = (faces[i].v[k], faces[i].v[(k + 1) % 3]);
-                let twin = (0..faces.len())
-                    .find(|&j| (0..3).any(|m| faces[j].v[m] == b && faces[j].v[(m + 1) % 3] == a))
-                    .unwrap_or(i);
-                faces[i].adj[k] = twin as Slot;
-            }
-        }
     }
 }
 
@@ -463,4 +473,70 @@ fn make_face(verts: &[SupportPoint], v: [Slot; 3], across: Slot) -> Option<Face>
         distance: normal.dot(a),
         adj: [across, NO_SLOT, NO_SLOT],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(w: Vec3) -> SupportPoint {
+        SupportPoint {
+            w,
+            a: w,
+            b: Vec3::ZERO,
+        }
+    }
+
+    /// Every live face's edge `k` leads to a live face that holds the same edge
+    /// reversed and links back across it.
+    fn assert_linked(p: &Polytope) {
+        for (i, f) in p.faces.iter().enumerate() {
+            if p.live[i] == f64::INFINITY {
+                continue;
+            }
+            for k in 0..3 {
+                let (a, b) = (f.v[k], f.v[(k + 1) % 3]);
+                let j = f.adj[k] as usize;
+                assert!(
+                    p.live[j] < f64::INFINITY,
+                    "face {i} edge {k} links to removed {j}"
+                );
+                let g = &p.faces[j];
+                let m = (0..3)
+                    .find(|&m| g.v[m] == b && g.v[(m + 1) % 3] == a)
+                    .unwrap_or_else(|| panic!("face {j} lacks face {i}'s edge {k} reversed"));
+                assert_eq!(
+                    g.adj[m] as usize, i,
+                    "face {j} edge {m} does not link back to {i}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn links_are_twins_from_the_start_and_after_steps() {
+        let corners = [Vec3::X, Vec3::Y, Vec3::Z, -Vec3::ONE].map(point);
+        // Both windings of the start (the sign of the volume swaps two vertices).
+        for points in [corners, [corners[0], corners[2], corners[1], corners[3]]] {
+            let mut p = Polytope::default();
+            p.reset(points, 1e-6).unwrap();
+            assert_linked(&p);
+            // Expand towards a box around the origin, which has corners beyond
+            // every face: each step carves and stitches.
+            let support = |n: Vec3| point(Vec3::new(2.0, 1.5, 1.0) * n.signum());
+            let mut expanded = 0;
+            for step in 0..12 {
+                let face = p.nearest();
+                match p.step(&face, support(face.normal()), 1e-6) {
+                    Ok(Step::Expanded) => {
+                        expanded += 1;
+                        assert_linked(&p);
+                    }
+                    Ok(Step::Converged) => break,
+                    Err(e) => panic!("step {step} refused: {e:?}"),
+                }
+            }
+            assert!(expanded >= 4, "only {expanded} steps");
+        }
+    }
 }
