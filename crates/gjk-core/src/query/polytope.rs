@@ -20,6 +20,7 @@
 //!   stall), is refused and leaves the last sound polytope.
 
 use glam::{DVec3, Vec3};
+use wide::f64x4;
 
 use super::minkowski::SupportPoint;
 use crate::tolerance::{EPA_COPLANAR_ULPS, EPA_MAX_FACES, EPA_RELATIVE_GAP};
@@ -173,14 +174,29 @@ impl Polytope {
         // face and the three others are wound so that their normals point away
         // from the fourth vertex. A negative volume swaps two vertices.
         let (b, c) = if volume > 0.0 { (1, 2) } else { (2, 1) };
-        for (tri, adj) in [[0, c, b], [0, b, 3], [0, 3, c], [b, c, 3]]
-            .into_iter()
-            .zip(TETRAHEDRON_LINKS)
-        {
-            let mut face = make_face(&self.verts, tri, NO_SLOT).ok_or(StartRefusal::Flat)?;
-            face.adj = adj;
-            self.live.push(face.distance);
-            self.faces.push(face);
+        let tris: [[Slot; 3]; 4] = [[0, c, b], [0, b, 3], [0, 3, c], [b, c, 3]];
+        let corners = |[i, j, k]: [Slot; 3]| {
+            [
+                points[i as usize].w,
+                points[j as usize].w,
+                points[k as usize].w,
+            ]
+        };
+        let planes = face_planes(&[
+            corners(tris[0]),
+            corners(tris[1]),
+            corners(tris[2]),
+            corners(tris[3]),
+        ]);
+        for ((v, adj), plane) in tris.into_iter().zip(TETRAHEDRON_LINKS).zip(planes) {
+            let (normal, distance) = plane.ok_or(StartRefusal::Flat)?;
+            self.live.push(distance);
+            self.faces.push(Face {
+                v,
+                adj,
+                normal,
+                distance,
+            });
         }
         if self
             .faces
@@ -260,17 +276,32 @@ impl Polytope {
         let new_vertex = self.verts.len() as Slot;
         self.verts.push(p);
         self.added.clear();
-        let (verts, added) = (&self.verts, &mut self.added);
-        let sound =
-            self.horizon
-                .iter()
-                .all(|e| match make_face(verts, [e.a, e.b, new_vertex], e.kept) {
-                    Some(f) if f.distance >= floor => {
-                        added.push(f);
-                        true
-                    }
-                    _ => false,
-                });
+        let (verts, added, apex) = (&self.verts, &mut self.added, p.w);
+        // Four faces' planes at a time: their square roots and divisions, the
+        // step's longest latencies, then overlap (a short last chunk repeats its
+        // last edge).
+        let sound = self.horizon.chunks(4).all(|edges| {
+            let last = edges.len() - 1;
+            let corners = |e: &HorizonEdge| [verts[e.a as usize].w, verts[e.b as usize].w, apex];
+            let planes = face_planes(&[
+                corners(&edges[0]),
+                corners(&edges[1.min(last)]),
+                corners(&edges[2.min(last)]),
+                corners(&edges[last]),
+            ]);
+            edges.iter().zip(planes).all(|(e, plane)| match plane {
+                Some((normal, distance)) if distance >= floor => {
+                    added.push(Face {
+                        v: [e.a, e.b, new_vertex],
+                        adj: [e.kept, NO_SLOT, NO_SLOT],
+                        normal,
+                        distance,
+                    });
+                    true
+                }
+                _ => false,
+            })
+        });
         if !sound {
             self.restore();
             self.verts.pop();
@@ -460,19 +491,43 @@ impl Polytope {
     }
 }
 
-/// The face on vertices `v`, linked across its first edge to `across` (its
-/// other links are made by the caller).
+/// The planes of four triangles given by their corners (`[a, b, c]`, counter-
+/// clockwise seen from outside): each unit outward normal and its distance from
+/// the origin, or `None` for a triangle whose normal cannot be normalised (no
+/// area, or a cross product beyond f64's range). Computed in f64 from the f32
+/// corners, which it holds exactly, so that only the corners' own rounding moves
+/// a plane (an f32 cross product of a small face's edges would add its own), and
+/// four at a time, each lane rounded as glam's `(b - a).cross(c - a)`,
+/// `try_normalize` and `dot(a)` round it.
 #[inline(always)]
-fn make_face(verts: &[SupportPoint], v: [Slot; 3], across: Slot) -> Option<Face> {
-    let [a, b, c] = v.map(|i| verts[i as usize].w.as_dvec3());
-    let n = (b - a).cross(c - a);
-    let normal = n.try_normalize()?;
-    Some(Face {
-        v,
-        normal,
-        distance: normal.dot(a),
-        adj: [across, NO_SLOT, NO_SLOT],
-    })
+fn face_planes(tris: &[[Vec3; 3]; 4]) -> [Option<(DVec3, f64)>; 4] {
+    let [ax, ay, az] = [column(tris, 0, 0), column(tris, 0, 1), column(tris, 0, 2)];
+    let [bx, by, bz] = [column(tris, 1, 0), column(tris, 1, 1), column(tris, 1, 2)];
+    let [cx, cy, cz] = [column(tris, 2, 0), column(tris, 2, 1), column(tris, 2, 2)];
+    let (ux, uy, uz) = (bx - ax, by - ay, bz - az);
+    let (vx, vy, vz) = (cx - ax, cy - ay, cz - az);
+    let nx = uy * vz - vy * uz;
+    let ny = uz * vx - vz * ux;
+    let nz = ux * vy - vx * uy;
+    let rcp = f64x4::ONE / ((nx * nx + ny * ny) + nz * nz).sqrt();
+    let (nx, ny, nz) = (nx * rcp, ny * rcp, nz * rcp);
+    let d = ((nx * ax + ny * ay) + nz * az).to_array();
+    let (nx, ny, nz, rcp) = (nx.to_array(), ny.to_array(), nz.to_array(), rcp.to_array());
+    let plane = |i: usize| {
+        (rcp[i].is_finite() && rcp[i] > 0.0).then(|| (DVec3::new(nx[i], ny[i], nz[i]), d[i]))
+    };
+    [plane(0), plane(1), plane(2), plane(3)]
+}
+
+/// Coordinate `axis` of corner `corner` of four triangles, in f64.
+#[inline(always)]
+fn column(tris: &[[Vec3; 3]; 4], corner: usize, axis: usize) -> f64x4 {
+    f64x4::new([
+        f64::from(tris[0][corner][axis]),
+        f64::from(tris[1][corner][axis]),
+        f64::from(tris[2][corner][axis]),
+        f64::from(tris[3][corner][axis]),
+    ])
 }
 
 #[cfg(test)]
@@ -511,6 +566,58 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// glam's scalar plane of one triangle, which [`face_planes`] must round
+    /// as, lane by lane.
+    fn glam_plane([a, b, c]: [Vec3; 3]) -> Option<(DVec3, f64)> {
+        let [a, b, c] = [a, b, c].map(Vec3::as_dvec3);
+        let normal = (b - a).cross(c - a).try_normalize()?;
+        Some((normal, normal.dot(a)))
+    }
+
+    #[test]
+    fn face_planes_round_as_glam_lane_by_lane() {
+        use rand::{Rng, SeedableRng};
+        let seed = 0x5eed_f4ce;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut random = |scale: f32| {
+            Vec3::new(
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+            ) * scale
+        };
+        let mut tris = Vec::new();
+        for scale in [1e-30, 1e-6, 1.0, 1e4, 1e30, f32::MAX] {
+            for _ in 0..64 {
+                tris.push([random(scale), random(scale), random(scale)]);
+            }
+            // No area: a repeated corner, three collinear corners, one point.
+            let (p, q) = (random(scale), random(scale));
+            tris.push([p, p, q]);
+            tris.push([p, (p + q) * 0.5, q]);
+            tris.push([p, p, p]);
+        }
+        // Nearly flat: the apex a hair off the base's line.
+        let (p, q) = (random(1.0), random(1.0));
+        tris.push([p, q, q + Vec3::splat(f32::EPSILON)]);
+        let mut none = 0;
+        for (i, chunk) in tris.chunks(4).enumerate() {
+            let four: [[Vec3; 3]; 4] = std::array::from_fn(|k| chunk[k.min(chunk.len() - 1)]);
+            for (k, (tri, got)) in four.iter().zip(face_planes(&four)).enumerate() {
+                let want = glam_plane(*tri);
+                none += usize::from(want.is_none());
+                let bits =
+                    |p: Option<(DVec3, f64)>| p.map(|(n, d)| [n.x, n.y, n.z, d].map(f64::to_bits));
+                assert_eq!(
+                    bits(got),
+                    bits(want),
+                    "seed {seed:#x}, chunk {i} lane {k}: triangle {tri:?}"
+                );
+            }
+        }
+        assert!(none >= 12, "the degenerate triangles were tested ({none})");
     }
 
     #[test]
