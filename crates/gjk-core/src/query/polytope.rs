@@ -175,19 +175,7 @@ impl Polytope {
         // from the fourth vertex. A negative volume swaps two vertices.
         let (b, c) = if volume > 0.0 { (1, 2) } else { (2, 1) };
         let tris: [[Slot; 3]; 4] = [[0, c, b], [0, b, 3], [0, 3, c], [b, c, 3]];
-        let corners = |[i, j, k]: [Slot; 3]| {
-            [
-                points[i as usize].w,
-                points[j as usize].w,
-                points[k as usize].w,
-            ]
-        };
-        let planes = face_planes(&[
-            corners(tris[0]),
-            corners(tris[1]),
-            corners(tris[2]),
-            corners(tris[3]),
-        ]);
+        let planes = face_planes(&self.verts, &tris);
         for ((v, adj), plane) in tris.into_iter().zip(TETRAHEDRON_LINKS).zip(planes) {
             let (normal, distance) = plane.ok_or(StartRefusal::Flat)?;
             self.live.push(distance);
@@ -276,19 +264,16 @@ impl Polytope {
         let new_vertex = self.verts.len() as Slot;
         self.verts.push(p);
         self.added.clear();
-        let (verts, added, apex) = (&self.verts, &mut self.added, p.w);
+        let (verts, added) = (&self.verts, &mut self.added);
         // Four faces' planes at a time: their square roots and divisions, the
         // step's longest latencies, then overlap (a short last chunk repeats its
         // last edge).
         let sound = self.horizon.chunks(4).all(|edges| {
-            let last = edges.len() - 1;
-            let corners = |e: &HorizonEdge| [verts[e.a as usize].w, verts[e.b as usize].w, apex];
-            let planes = face_planes(&[
-                corners(&edges[0]),
-                corners(&edges[1.min(last)]),
-                corners(&edges[2.min(last)]),
-                corners(&edges[last]),
-            ]);
+            let tri = |i: usize| {
+                let e = &edges[i.min(edges.len() - 1)];
+                [e.a, e.b, new_vertex]
+            };
+            let planes = face_planes(verts, &[tri(0), tri(1), tri(2), tri(3)]);
             edges.iter().zip(planes).all(|(e, plane)| match plane {
                 Some((normal, distance)) if distance >= floor => {
                     added.push(Face {
@@ -491,16 +476,34 @@ impl Polytope {
     }
 }
 
-/// The planes of four triangles given by their corners (`[a, b, c]`, counter-
-/// clockwise seen from outside): each unit outward normal and its distance from
-/// the origin, or `None` for a triangle whose normal cannot be normalised (no
-/// area, or a cross product beyond f64's range). Computed in f64 from the f32
-/// corners, which it holds exactly, so that only the corners' own rounding moves
-/// a plane (an f32 cross product of a small face's edges would add its own), and
-/// four at a time, each lane rounded as glam's `(b - a).cross(c - a)`,
-/// `try_normalize` and `dot(a)` round it.
+/// The planes of four triangles, each given by its vertex slots (`[a, b, c]`,
+/// counter-clockwise seen from outside): each unit outward normal and its
+/// distance from the origin, or `None` for a triangle whose normal cannot be
+/// normalised (no area, or a cross product beyond f64's range).
 #[inline(always)]
-fn face_planes(tris: &[[Vec3; 3]; 4]) -> [Option<(DVec3, f64)>; 4] {
+fn face_planes(verts: &[SupportPoint], tris: &[[Slot; 3]; 4]) -> [Option<(DVec3, f64)>; 4] {
+    let corners = |[a, b, c]: [Slot; 3]| {
+        [
+            verts[a as usize].w,
+            verts[b as usize].w,
+            verts[c as usize].w,
+        ]
+    };
+    planes4(&[
+        corners(tris[0]),
+        corners(tris[1]),
+        corners(tris[2]),
+        corners(tris[3]),
+    ])
+}
+
+/// The planes of four triangles given by their corners, as [`face_planes`]:
+/// computed in f64 from the f32 corners, which it holds exactly, so that only
+/// the corners' own rounding moves a plane (an f32 cross product of a small
+/// face's edges would add its own), and four at a time, each lane rounded as
+/// glam's `(b - a).cross(c - a)`, `try_normalize` and `dot(a)` round it.
+#[inline(always)]
+fn planes4(tris: &[[Vec3; 3]; 4]) -> [Option<(DVec3, f64)>; 4] {
     let [ax, ay, az] = [column(tris, 0, 0), column(tris, 0, 1), column(tris, 0, 2)];
     let [bx, by, bz] = [column(tris, 1, 0), column(tris, 1, 1), column(tris, 1, 2)];
     let [cx, cy, cz] = [column(tris, 2, 0), column(tris, 2, 1), column(tris, 2, 2)];
@@ -568,8 +571,8 @@ mod tests {
         }
     }
 
-    /// glam's scalar plane of one triangle, which [`face_planes`] must round
-    /// as, lane by lane.
+    /// glam's scalar plane of one triangle, which [`planes4`] must round as,
+    /// lane by lane.
     fn glam_plane([a, b, c]: [Vec3; 3]) -> Option<(DVec3, f64)> {
         let [a, b, c] = [a, b, c].map(Vec3::as_dvec3);
         let normal = (b - a).cross(c - a).try_normalize()?;
@@ -605,7 +608,7 @@ mod tests {
         let mut none = 0;
         for (i, chunk) in tris.chunks(4).enumerate() {
             let four: [[Vec3; 3]; 4] = std::array::from_fn(|k| chunk[k.min(chunk.len() - 1)]);
-            for (k, (tri, got)) in four.iter().zip(face_planes(&four)).enumerate() {
+            for (k, (tri, got)) in four.iter().zip(planes4(&four)).enumerate() {
                 let want = glam_plane(*tri);
                 none += usize::from(want.is_none());
                 let bits =
