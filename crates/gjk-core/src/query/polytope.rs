@@ -198,21 +198,12 @@ impl Polytope {
 
     /// The face nearest the origin (the first of equals, by slot).
     pub fn nearest(&self) -> NearestFace {
-        // Every face's distance is finite (`make_face` refuses the others), so
-        // the first live face beats the infinite start and removed faces never do.
-        let mut best = usize::MAX;
-        let mut best_d = f64::INFINITY;
-        for (i, &d) in self.live.iter().enumerate() {
-            if d < best_d {
-                best = i;
-                best_d = d;
-            }
-        }
         // A polytope always has live faces: a step removes faces only as it adds
         // others.
-        let f = &self.faces[best.min(self.faces.len() - 1)];
+        let slot = first_smallest(&self.live).unwrap_or(self.faces.len() - 1);
+        let f = &self.faces[slot];
         NearestFace {
-            slot: best.min(self.faces.len() - 1),
+            slot,
             normal: f.normal,
             distance: f.distance,
         }
@@ -522,6 +513,39 @@ fn planes4(tris: &[[Vec3; 3]; 4]) -> [Option<(DVec3, f64)>; 4] {
     [plane(0), plane(1), plane(2), plane(3)]
 }
 
+/// The first slot of `live` holding its smallest value, or `None` when every
+/// value is infinite (removed faces). Live distances are finite, never NaN (a
+/// unit normal, which `face_planes` checks, dotted with an f32 corner taken to
+/// f64, which cannot overflow), so the smallest value is the same whichever
+/// way the minimum is taken, and `==` finds its first slot, the one a scan
+/// keeping only strictly smaller values ends on (0 and -0 compare equal both
+/// ways). The minimum is taken four slots at a time, which a scan's chain of
+/// compare-and-keep, one slot after another over every face at every step,
+/// cannot be.
+fn first_smallest(live: &[f64]) -> Option<usize> {
+    let (chunks, tail) = live.as_chunks::<4>();
+    let low = chunks.iter().fold(f64x4::splat(f64::INFINITY), |low, c| {
+        low.fast_min(f64x4::new(*c))
+    });
+    let smallest = low
+        .to_array()
+        .into_iter()
+        .chain(tail.iter().copied())
+        .fold(f64::INFINITY, f64::min);
+    if smallest == f64::INFINITY {
+        return None;
+    }
+    let target = f64x4::splat(smallest);
+    for (c, chunk) in chunks.iter().enumerate() {
+        let hits = f64x4::new(*chunk).simd_eq(target).to_bitmask();
+        if hits != 0 {
+            return Some(4 * c + hits.trailing_zeros() as usize);
+        }
+    }
+    let rest = tail.iter().position(|&d| d == smallest)?;
+    Some(4 * chunks.len() + rest)
+}
+
 /// Coordinate `axis` of corner `corner` of four triangles, in f64.
 #[inline(always)]
 fn column(tris: &[[Vec3; 3]; 4], corner: usize, axis: usize) -> f64x4 {
@@ -648,5 +672,58 @@ mod tests {
             }
             assert!(expanded >= 4, "only {expanded} steps");
         }
+    }
+
+    /// The scan `first_smallest` stands for: keep a slot only when it is
+    /// strictly nearer than the best so far.
+    fn first_smallest_by_scan(live: &[f64]) -> Option<usize> {
+        let mut best = None;
+        let mut best_d = f64::INFINITY;
+        for (i, &d) in live.iter().enumerate() {
+            if d < best_d {
+                (best, best_d) = (Some(i), d);
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn first_smallest_is_the_scan_s_slot() {
+        use rand::{Rng, SeedableRng};
+        let seed = 0x5eed_1ea5;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        // Few distinct values, so that ties and removed slots are common; every
+        // length from empty past several chunks of four and a tail.
+        let values = [
+            f64::INFINITY,
+            0.0,
+            -0.0,
+            1e-300,
+            0.5,
+            1.0,
+            1.0 + f64::EPSILON,
+            2.0,
+        ];
+        for case in 0..20_000 {
+            let len = case % 41;
+            let live: Vec<f64> = (0..len)
+                .map(|_| values[rng.random_range(0..values.len())])
+                .collect();
+            assert_eq!(
+                first_smallest(&live),
+                first_smallest_by_scan(&live),
+                "seed {seed:#x}, case {case}: {live:?}"
+            );
+        }
+        assert_eq!(first_smallest(&[]), None);
+        assert_eq!(first_smallest(&[f64::INFINITY; 9]), None);
+        assert_eq!(
+            first_smallest(&[3.0, 2.0, 1.0, 1.0, 0.0, 0.0, -0.0, 1.0, 0.0]),
+            Some(4)
+        );
+        assert_eq!(
+            first_smallest(&[3.0, 2.0, 1.0, 1.0, 2.0, 1.0, 1.0, 1.0, 1.0]),
+            Some(2)
+        );
     }
 }
