@@ -10,8 +10,7 @@ use crate::math::MaskX8;
 pub(crate) fn statuses(invalid: MaskX8, degenerate: MaskX8, capped: MaskX8) -> [Status; 8] {
     let (inv, deg, cap) = (invalid.bitmask(), degenerate.bitmask(), capped.bitmask());
     // Most batches end with every lane converged: one test instead of the
-    // per-lane choice below, whose branches on three bits a lane cost more
-    // than some of the queries' own arithmetic.
+    // per-lane choice below, up to 24 bit tests and their branches.
     if inv | deg | cap == 0 {
         return [Status::Converged; 8];
     }
