@@ -7,12 +7,13 @@
 //! Properties: no panic and no hang; every answer finite or flagged (a status
 //! other than `Converged`); symmetric queries agree when A and B swap; answers are
 //! invariant under a common translation (up to 1e4) and a common rotation within
-//! f32 rounding; the batch driver equals gjk-core within tolerance.
+//! f32 rounding; the batch driver equals gjk-core within tolerance, distances and
+//! contacts; a manifold's deepest point is as deep as its contact.
 //!
 //! The seed is fixed (a failure prints its minimal case, shrunk, and replays).
 //! CI runs a few hundred cases a property (`PROPTEST_CASES` unset: 256 for the
 //! cheap properties, 64 and 16 for the costlier). The long campaign runs about
-//! 1.45 million cases in all (400,000 for each cheap property, a quarter and a
+//! 1.5 million cases in all (400,000 for each cheap property, a quarter and a
 //! sixteenth of that for the costlier ones):
 //!
 //! ```sh
@@ -23,10 +24,13 @@ use broadphase::{Aabb, Broadphase, DynamicTree, Ray};
 use gjk_core::glam::{Quat, Vec3};
 use gjk_core::tolerance::{MAX_SIZE, TOUCH_TOLERANCE};
 use gjk_core::{
-    Capsule, Cone, ConvexHull, Cuboid, Cylinder, Distance, Pose, Rounded, Shape, ShapeError,
-    Sphere, Status, SupportMap, contact, distance, intersection,
+    Capsule, Cone, Contact, ConvexHull, Cuboid, Cylinder, Distance, Manifold, Pose, Rounded, Shape,
+    ShapeError, Sphere, Status, SupportMap, contact, distance, intersection,
 };
-use gjk_simd::{BatchOptions, Parallelism, distance_batch_with, intersects_batch_with};
+use gjk_simd::{
+    BatchOptions, Parallelism, contact_batch_with, distance_batch_with, intersects_batch_with,
+    manifold_batch_with,
+};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use widephase::World;
@@ -310,6 +314,84 @@ proptest! {
         let wide_i = intersects_batch_with(&[&a], &[pa], &[&b], &[pb], options).unwrap()[0];
         if core.status == Status::Converged && wide.status == Status::Converged && core.distance > tol {
             prop_assert!(!core_i.intersecting && !wide_i.intersecting, "{core_i:?} {wide_i:?}");
+        }
+    }
+}
+
+/// Finite, or flagged: a `Converged` contact has a finite depth, a unit normal
+/// and finite points.
+fn contact_finite_or_flagged(c: &Contact) -> bool {
+    c.status != Status::Converged
+        || (c.depth.is_finite()
+            && c.point_a.is_finite()
+            && c.point_b.is_finite()
+            && (c.normal.length() - 1.0).abs() <= 1e-4)
+}
+
+/// Finite, or flagged: a manifold holds one to four points, and those of a
+/// `Converged` manifold are finite, with a unit normal.
+fn manifold_finite_or_flagged(m: &Manifold) -> bool {
+    (1..=4).contains(&m.len())
+        && (m.status != Status::Converged
+            || ((m.normal.length() - 1.0).abs() <= 1e-4
+                && m.points().iter().all(|p| {
+                    p.depth.is_finite() && p.point_a.is_finite() && p.point_b.is_finite()
+                })))
+}
+
+proptest! {
+    #![proptest_config(config(16))]
+
+    /// The wide contact and manifold batches on any valid pair, at prediction 0 or
+    /// up to 0.5: finite or flagged; the contact within tolerance of gjk-core's
+    /// where both converge (present on one path only within the tolerance of the
+    /// prediction distance, where the two may round to either side); the
+    /// manifold present exactly where the wide contact is, its deepest point as
+    /// deep as the contact within tolerance.
+    #[test]
+    fn contact_and_manifold_batches(a in shape(), b in shape(), pa in pose(), pb in pose(),
+                                    prediction in prop_oneof![Just(0.0f32), 0.0f32..0.5],
+                                    shortcuts in any::<bool>()) {
+        let options = BatchOptions {
+            parallelism: Parallelism::Sequential,
+            early_outs: shortcuts,
+            closed_forms: shortcuts,
+        };
+        let core = contact(&a, &pa, &b, &pb, prediction);
+        let wide = contact_batch_with(&[&a], &[pa], &[&b], &[pb], prediction, options).unwrap()[0];
+        for c in [core, wide].iter().flatten() {
+            prop_assert!(contact_finite_or_flagged(c), "{c:?}");
+        }
+        let offset = (pb.translation() - pa.translation()).abs().max_element();
+        let converged = |c: &Option<Contact>| c.is_none_or(|c| c.status == Status::Converged);
+        if converged(&core) && converged(&wide) {
+            let depth = core.or(wide).map_or(0.0, |c| c.depth.abs());
+            let tol = tolerance(&a, &b, depth, offset);
+            match (core, wide) {
+                (Some(c), Some(w)) => prop_assert!(
+                    (c.depth - w.depth).abs() <= tol,
+                    "depth: {c:?} vs {w:?} (tol {tol})"
+                ),
+                (Some(c), None) | (None, Some(c)) => prop_assert!(
+                    (c.depth + prediction).abs() <= tol,
+                    "one path only: {core:?} vs {wide:?} (tol {tol})"
+                ),
+                (None, None) => {}
+            }
+        }
+        let m = manifold_batch_with(&[&a], &[pa], &[&b], &[pb], prediction, prediction, options)
+            .unwrap()[0];
+        prop_assert_eq!(m.is_some(), wide.is_some(), "{:?} vs {:?}", m, wide);
+        if let (Some(m), Some(w)) = (m, wide) {
+            prop_assert!(manifold_finite_or_flagged(&m), "{m:?}");
+            if m.status == Status::Converged && w.status == Status::Converged {
+                let tol = tolerance(&a, &b, w.depth.abs(), offset)
+                    + 2e-4 * (a.bounding_radius() + b.bounding_radius());
+                prop_assert!(
+                    (m.max_depth() - w.depth).abs() <= tol,
+                    "deepest point {} vs contact {w:?} (tol {tol}): {m:?}", m.max_depth()
+                );
+            }
         }
     }
 }

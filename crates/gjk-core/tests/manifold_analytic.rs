@@ -571,3 +571,115 @@ fn coincident_shapes_give_sound_manifolds() {
     }
     println!("degenerate contacts: {degenerate:#?}");
 }
+
+/// Degenerate shapes whose feature along the normal is a point: a needle's (a
+/// cylinder or cone of radius 0) cap, a coin's (a cylinder of height 0) side, a
+/// cone of no size. Each gives the one point where it touches. (A needle's cap
+/// used to enter as sixteen coincident samples, a polygon with no side planes,
+/// and a capsule lying across the needle kept both ends of its core, 2 apart
+/// from the contact; a coin's side entered as a segment of no length.)
+#[test]
+fn point_features_of_degenerate_shapes_touch_at_one_point() {
+    let sunk = 0.01;
+    let on_edge = Quat::from_rotation_x(FRAC_PI_2);
+    let slab = cuboid(4.0, 0.5, 4.0);
+    let cases: [(&str, Shape, Pose, Shape, Pose, Vec3); 5] = [
+        (
+            "a capsule lying across a needle's tip",
+            Cylinder::new(0.5, 0.0).unwrap().into(),
+            Pose::IDENTITY,
+            Capsule::new(2.0, 0.1).unwrap().into(),
+            pose(
+                Quat::from_rotation_z(FRAC_PI_2),
+                Vec3::new(0.3, 0.6 - sunk, 0.0),
+            ),
+            Vec3::new(0.0, 0.5 - sunk, 0.0),
+        ),
+        (
+            "a needle cone standing on its base on a box",
+            slab.clone(),
+            Pose::IDENTITY,
+            Cone::new(0.5, 0.0).unwrap().into(),
+            at(Vec3::new(0.2, 1.0 - sunk, -0.1)),
+            Vec3::new(0.2, 0.5 - sunk, -0.1),
+        ),
+        (
+            "a coin on its edge on a box",
+            slab.clone(),
+            Pose::IDENTITY,
+            Cylinder::new(0.0, 1.0).unwrap().into(),
+            pose(on_edge, Vec3::new(0.2, 1.5 - sunk, 0.1)),
+            Vec3::new(0.2, 0.5 - sunk, 0.1),
+        ),
+        (
+            "a cone of no size in a box",
+            slab.clone(),
+            Pose::IDENTITY,
+            Cone::new(0.0, 0.0).unwrap().into(),
+            at(Vec3::new(0.2, 0.5 - sunk, 0.1)),
+            Vec3::new(0.2, 0.5 - sunk, 0.1),
+        ),
+        (
+            "a point cylinder in a box",
+            slab,
+            Pose::IDENTITY,
+            Cylinder::new(0.0, 0.0).unwrap().into(),
+            at(Vec3::new(-0.3, 0.5 - sunk, 0.4)),
+            Vec3::new(-0.3, 0.5 - sunk, 0.4),
+        ),
+    ];
+    for (what, a, pa, b, pb, touch) in cases {
+        let m = manifold(&a, &pa, &b, &pb, 0.0);
+        assert!((m.normal - Vec3::Y).length() < 1e-5, "{what}: {m:?}");
+        assert!((m.points()[0].depth - sunk).abs() < 1e-5, "{what}: {m:?}");
+        // A coin's rim is curved: EPA's witness lies within about the root of
+        // twice its radius times EPA's gap (1e-5 of the depth scale) of the point
+        // of tangency, 5e-4 here.
+        assert_points(&m, vec![touch], 1e-3);
+    }
+}
+
+/// The fuzz campaign's cases of shapes 1e18 long: a needle's cap of radius 1e-5
+/// collapses in A's frame (its samples round to a few points, 1e3 from A's
+/// origin), where a capsule 2.3e18 long lies across it; two capsules posed 1e29
+/// from the origin, one of radius 1.2e18. Every point of their manifolds is as
+/// deep as the contact within the manifold tolerance (a point 4.9e17 deep and
+/// one 1.8e16 short of the contact came out before).
+#[test]
+fn manifolds_of_shapes_1e18_long_stay_as_deep_as_the_contact() {
+    let q = |x: f32, y: f32, z: f32, w: f32| Quat::from_xyzw(x, y, z, w);
+    let cases: [(Shape, Pose, Shape, Pose); 2] = [
+        (
+            Capsule::new(1.152_921_5e18, 0.05).unwrap().into(),
+            pose(
+                q(0.511_972_84, 0.302_955_3, -0.803_804_64, 8.797_833e-6),
+                Vec3::ZERO,
+            ),
+            Cylinder::new(0.05, 1e-5).unwrap().into(),
+            pose(
+                q(-0.504_477_14, -0.652_583, 0.356_124_28, 0.439_105_54),
+                Vec3::new(0.0, 0.0, -1383.964),
+            ),
+        ),
+        (
+            Capsule::new(0.05, 0.05).unwrap().into(),
+            pose(
+                q(0.0, 0.0, -0.661_354_8, 0.750_073_25),
+                Vec3::new(0.0, -1e29, 0.0),
+            ),
+            Capsule::new(0.05, 1.152_921_5e18).unwrap().into(),
+            pose(
+                q(0.0, 0.281_622_8, -0.959_525_2, 1.747_474_4e-5),
+                Vec3::new(0.0, -1e29, 0.0),
+            ),
+        ),
+    ];
+    for (a, pa, b, pb) in cases {
+        let c = contact(&a, &pa, &b, &pb, 0.0).expect("the shapes touch");
+        let m = contact_manifold(&a, &pa, &b, &pb, 0.0).expect("a manifold");
+        let tol = 2e-4 * (a.bounding_radius() + b.bounding_radius());
+        for p in m.points() {
+            assert!((p.depth - c.depth).abs() <= tol, "{c:?}: {m:?}");
+        }
+    }
+}

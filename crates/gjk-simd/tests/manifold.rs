@@ -515,7 +515,8 @@ fn degenerate_shapes_on_a_slab_have_the_points_their_geometry_fixes() {
     let lying = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
     let seg = ConvexHull::from_points(&[Vec3::new(-0.7, 0.0, 0.1), Vec3::new(0.7, 0.0, -0.1)]);
     let dot = ConvexHull::from_points(&[Vec3::new(0.2, 0.0, 0.3); 3]);
-    let cases: [(&str, Shape, Quat, usize); 11] = [
+    let on_edge = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
+    let cases: [(&str, Shape, Quat, usize); 16] = [
         (
             "card",
             Cuboid::new(Vec3::new(0.5, 0.0, 0.3)).unwrap().into(),
@@ -567,6 +568,37 @@ fn degenerate_shapes_on_a_slab_have_the_points_their_geometry_fixes() {
         ),
         ("segment hull", seg.unwrap().into(), Quat::IDENTITY, 2),
         ("point hull", dot.unwrap().into(), Quat::IDENTITY, 1),
+        // Point features: a needle's cap, a coin's side, a shape of no size.
+        (
+            "coin on its edge",
+            Cylinder::new(0.0, 0.5).unwrap().into(),
+            on_edge,
+            1,
+        ),
+        (
+            "needle cylinder standing",
+            Cylinder::new(0.5, 0.0).unwrap().into(),
+            Quat::IDENTITY,
+            1,
+        ),
+        (
+            "needle cone on its base",
+            Cone::new(0.5, 0.0).unwrap().into(),
+            Quat::IDENTITY,
+            1,
+        ),
+        (
+            "point cone",
+            Cone::new(0.0, 0.0).unwrap().into(),
+            Quat::IDENTITY,
+            1,
+        ),
+        (
+            "point cylinder",
+            Cylinder::new(0.0, 0.0).unwrap().into(),
+            Quat::IDENTITY,
+            1,
+        ),
     ];
     let depth = 0.01;
     let mut p = Pairs {
@@ -617,6 +649,62 @@ fn degenerate_shapes_on_a_slab_have_the_points_their_geometry_fixes() {
         for q in m.points() {
             assert!((q.depth - depth).abs() < 1e-5, "{name}: {m:?}");
         }
+    }
+}
+
+/// A capsule lying across the tip of a needle (a cylinder of radius 0), at eight
+/// offsets along the capsule: one point, at the tip, wide equal to the
+/// reference (the needle's cap, a polygon of coincident samples, used to keep
+/// both ends of the capsule's core).
+#[test]
+fn a_capsule_across_a_needle_touches_at_its_tip() {
+    let needle: Shape = Cylinder::new(0.5, 0.0).unwrap().into();
+    let bar: Shape = Capsule::new(2.0, 0.1).unwrap().into();
+    let lying = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    let depth = 0.01;
+    let mut p = Pairs {
+        shapes_a: Vec::new(),
+        poses_a: Vec::new(),
+        shapes_b: Vec::new(),
+        poses_b: Vec::new(),
+    };
+    for k in 0..8 {
+        let along = -1.5 + 0.4 * k as f32;
+        p.shapes_a.push(needle.clone());
+        p.poses_a.push(Pose::IDENTITY);
+        p.shapes_b.push(bar.clone());
+        let centre = Vec3::new(along, 0.6 - depth, 0.0);
+        p.poses_b.push(Pose::new(lying, centre).unwrap());
+    }
+    let options = BatchOptions {
+        parallelism: Parallelism::Sequential,
+        ..BatchOptions::default()
+    };
+    let want = reference(&p, options);
+    let got = manifold_batch(
+        &p.shapes_a,
+        &p.poses_a,
+        &p.shapes_b,
+        &p.poses_b,
+        PREDICTION,
+        Parallelism::Sequential,
+    )
+    .unwrap();
+    for i in 0..p.len() {
+        let bits = judge(&p, i, &got[i], &want[i], "needle");
+        let m = got[i].unwrap_or_else(|| panic!("pair {i}: no manifold"));
+        assert!(
+            !cfg!(target_arch = "x86_64") || bits,
+            "pair {i}: {m:?} / {:?}",
+            want[i]
+        );
+        assert_eq!(m.len(), 1, "pair {i}: {m:?}");
+        let q = m.points()[0];
+        assert!(
+            (q.point_a - Vec3::new(0.0, 0.5, 0.0)).length() < 1e-5,
+            "pair {i}: {m:?}"
+        );
+        assert!((q.depth - depth).abs() < 1e-5, "pair {i}: {m:?}");
     }
 }
 

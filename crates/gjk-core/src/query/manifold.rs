@@ -244,13 +244,21 @@ where
     points.clear();
     clip_features(fa, fb, n, tol, clip, points);
     // Points within the prediction distance (and the tolerance, so that a resting
-    // point does not flicker with rounding) stay.
+    // point does not flicker with rounding) stay, and none deeper than the
+    // contact (beyond the tolerance): along its normal the contact is as deep as
+    // the shapes reach, so a deeper point comes from a reference face that
+    // rounding collapsed (a face smaller than the ulps of its position in A's
+    // frame has no side planes left to clip by).
+    let core_depth = c.depth - ma - mb;
     let reach = -prediction - tol - ma - mb;
-    points.retain(|p| (p.a - p.b).dot(n) >= reach);
+    let deepest_allowed = core_depth + tol;
+    points.retain(|p| {
+        let d = (p.a - p.b).dot(n);
+        d >= reach && d <= deepest_allowed
+    });
     // Discs enter as inscribed polygons, whose chords fall short of the rim: when
     // the deepest point lies on such a chord, the contact's own point (on the rim)
     // is deeper, and joins the candidates.
-    let core_depth = c.depth - ma - mb;
     let deepest = points
         .iter()
         .map(|p| (p.a - p.b).dot(n))
@@ -297,13 +305,13 @@ where
 }
 
 /// The contact's points as core points in A's frame (the margins taken off along
-/// the normal), as the contact gives them: on the surfaces, and apart along the
-/// normal to the accuracy of EPA's witnesses.
+/// the normal): A's from the contact's point on A, B's from it and the depth
+/// (`point_a - point_b = depth * normal`, the contact's own rule). Taking B's
+/// from the contact's world point instead would lose the depth to the rounding
+/// of world coordinates far from the origin, where the pair frame keeps it.
 fn contact_points(c: &Contact, pose_a: &Pose, n: Vec3, (ma, mb): (f32, f32)) -> (Vec3, Vec3) {
-    (
-        pose_a.inverse_transform_point(c.point_a) - n * ma,
-        pose_a.inverse_transform_point(c.point_b) + n * mb,
-    )
+    let a = pose_a.inverse_transform_point(c.point_a) - n * ma;
+    (a, a - n * (c.depth - ma - mb))
 }
 
 /// The candidate points of two features (A's frame) along the normal `n`, by the

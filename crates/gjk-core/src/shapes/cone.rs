@@ -84,6 +84,11 @@ impl SupportMap for Cone {
             let radial = if xz > 0.0 { dir } else { Vec3::X };
             let mut rim = disc_support(radial, r);
             rim.y = -h;
+            if r == 0.0 && h == 0.0 {
+                // A cone of no size is a point: its side, a segment of no length.
+                out.set_vertex(rim, FeatureId::vertex(n));
+                return;
+            }
             out.set_segment(
                 rim,
                 Vec3::new(0.0, h, 0.0),

@@ -87,6 +87,7 @@ pub(crate) struct CapIds {
 /// where `dir` leans off the axis (a point that follows the contact around the
 /// rim, with one id). Counter-clockwise seen from outside: the samples by
 /// decreasing angle about `+y` for an upper cap, increasing for a lower one.
+/// A cap of radius 0 is the vertex at its centre, with the cap's id.
 pub(crate) fn cap_polygon(
     out: &mut Feature,
     radius: f32,
@@ -95,6 +96,12 @@ pub(crate) fn cap_polygon(
     dir: Vec3,
     ids: &CapIds,
 ) {
+    if radius == 0.0 {
+        // A cap of no radius (a needle's end) is its centre: a polygon of
+        // coincident samples has no side planes to clip against.
+        out.set_vertex(Vec3::new(0.0, height, 0.0), FeatureId::face(ids.face));
+        return;
+    }
     let n = CAP_POLYGON_VERTICES;
     let step = std::f32::consts::TAU / n as f32;
     let normal = if up { Vec3::Y } else { Vec3::NEG_Y };
@@ -176,6 +183,12 @@ impl SupportMap for Cylinder {
             cap_polygon(out, self.radius, height, up, dir, &ids);
         } else {
             let rim = disc_support(dir, self.radius);
+            if self.half_height == 0.0 {
+                // A disc's side is its rim point: a segment of no length has no
+                // direction to clip along.
+                out.set_vertex(rim, FeatureId::vertex(2 * n));
+                return;
+            }
             let h = Vec3::new(0.0, self.half_height, 0.0);
             out.set_segment(
                 rim - h,

@@ -11,15 +11,16 @@
 //!
 //! | features | kinds (rounded or not) | method |
 //! |---|---|---|
-//! | a vertex and anything named | sphere with sphere, capsule, box, cylinder, cone; a zero-length capsule | the contact's own point |
+//! | a vertex and anything named | sphere with sphere, capsule, box, cylinder, cone; a zero-length capsule, a needle's cap, a coin's side, a cylinder or cone of no size | the contact's own point |
 //! | two segments | capsule-capsule; a cylinder or cone side with a capsule or another side | `clip_x8::overlap_segments_x8` |
 //! | a segment and a box face | capsule-box; cylinder-box and cone-box where the cylinder or cone meets the box with its side | `clip_x8::clip_segment_x8` |
 //! | two box faces | box-box | `clip_x8::clip_polygon_x8` (Sutherland-Hodgman in slots) |
 //! | a hull's face (three or four vertices) or vertex (a segment hull's segment) with any feature above | hull-hull, hull-box, hull-capsule, sphere-hull, hull with a cylinder's or cone's side | the same cases, the hull's feature looked up lane by lane in its shared `gjk_core::ConvexHull` (`FeatureX8::gather`) |
 //!
 //! Every other lane runs `gjk_core::manifold_from_contact` on its scalar shapes
-//! ([`ScalarLanes`]): a cylinder's or cone's cap against anything but a vertex
-//! (a 16-gon), a hull face of five or more vertices (coplanar triangles merged),
+//! ([`ScalarLanes`]): a cylinder's or cone's cap of some radius against
+//! anything but a vertex (a 16-gon), a hull face of five or more vertices
+//! (coplanar triangles merged),
 //! hull lanes packed without their shared hull
 //! ([`ConvexHullX8::from_hulls`](crate::ConvexHullX8::from_hulls)), a clipped
 //! polygon that outgrows its slots (rounding only), and lanes whose contact is
@@ -292,22 +293,24 @@ fn build_x8<A: FeatureMapX8, B: FeatureMapX8>(
     let slots = clip_features_x8::<A, B>(&fa, &fb, n, tol, clipping, &mut cands);
     wide = wide.and_not(cands.overflow);
 
-    // Points within the prediction distance (and the tolerance) stay.
+    // Points within the prediction distance (and the tolerance) stay, and none
+    // deeper than the contact (the reference's rule, for collapsed faces).
+    let core_depth = contact.depth - ma - mb;
     let reach = -f32x8::splat(prediction) - tol - ma - mb;
+    let deepest_allowed = core_depth + tol;
     let mut depth = [zero; CANDIDATES];
     let mut deepest = f32x8::splat(f32::NEG_INFINITY);
     let mut any = MaskX8::NONE;
     for (j, d) in depth.iter_mut().enumerate().take(slots) {
         *d = (cands.a[j] - cands.b[j]).dot_glam(n);
-        cands.valid[j] &= d.ge(reach);
+        cands.valid[j] &= d.ge(reach) & d.le(deepest_allowed);
         deepest = (cands.valid[j] & d.gt(deepest)).select(*d, deepest);
         any |= cands.valid[j];
     }
     // The contact's own point joins when the clipped ones fall short of its depth
     // (a disc's chord inside the rim), and stands alone when none is left.
-    let core_depth = contact.depth - ma - mb;
     let contact_a = pose_a.inverse_transform_point_glam(contact.point_a) - n * ma;
-    let contact_b = pose_a.inverse_transform_point_glam(contact.point_b) + n * mb;
+    let contact_b = contact_a - n * core_depth;
     let own = Own {
         a: contact_a,
         b: contact_b,

@@ -107,9 +107,15 @@ impl FeatureMapX8 for ConeX8 {
             ],
             splat_rank(FeatureId::edge(n + 2)),
         );
-        f.id = cap.select(splat_rank(FeatureId::face(0)), f.id);
+        // As gjk-core's: a cone of no size is a point, a needle's base its centre.
+        let zero = f32x8::ZERO;
+        let point = FeatureX8::vertex(rim, splat_rank(FeatureId::vertex(n)));
+        f = FeatureX8::select(h.same(zero) & r.same(zero), &point, &f);
+        let cap_id = splat_rank(FeatureId::face(0));
+        f.id = cap.select(cap_id, f.id);
         f.held = !cap;
-        f
+        let centre = Vec3X8::new(zero, -h, zero);
+        FeatureX8::select(cap & r.same(zero), &FeatureX8::vertex(centre, cap_id), &f)
     }
     #[inline(always)]
     fn bounding_radius_glam(&self) -> f32x8 {

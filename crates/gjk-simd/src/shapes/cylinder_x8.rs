@@ -97,9 +97,18 @@ impl FeatureMapX8 for CylinderX8 {
             splat_rank(FeatureId::face(1)),
             splat_rank(FeatureId::face(0)),
         );
+        // As gjk-core's: a disc's side is its rim point, a needle's cap its centre.
+        let rim_point = FeatureX8::vertex(rim, splat_rank(FeatureId::vertex(2 * n)));
+        f = FeatureX8::select(self.half_height.same(f32x8::ZERO), &rim_point, &f);
         f.id = cap.select(cap_id, f.id);
         f.held = !cap;
-        f
+        let centre = Vec3X8::new(
+            f32x8::ZERO,
+            up.select(self.half_height, -self.half_height),
+            f32x8::ZERO,
+        );
+        let cap_point = FeatureX8::vertex(centre, cap_id);
+        FeatureX8::select(cap & self.radius.same(f32x8::ZERO), &cap_point, &f)
     }
     #[inline(always)]
     fn bounding_radius_glam(&self) -> f32x8 {
