@@ -505,6 +505,24 @@ fn degenerate_shapes_give_finite_manifolds_equal_to_the_reference() {
     assert!(points[4] > 0 && points[2] > 0, "{points:?}");
 }
 
+/// `manifold_batch` on `p` at [`PREDICTION`], and the reference, on one thread.
+fn wide_and_reference(p: &Pairs) -> (Vec<Option<Manifold>>, Vec<Option<Manifold>>) {
+    let options = BatchOptions {
+        parallelism: Parallelism::Sequential,
+        ..BatchOptions::default()
+    };
+    let got = manifold_batch(
+        &p.shapes_a,
+        &p.poses_a,
+        &p.shapes_b,
+        &p.poses_b,
+        PREDICTION,
+        Parallelism::Sequential,
+    )
+    .unwrap();
+    (got, reference(p, options))
+}
+
 /// Degenerate shapes 0.01 deep in a slab's top face, each lying flat or along
 /// it: the number of points their geometry fixes (four for a card or a disc,
 /// two for a segment, one for a point), at depth 0.01, wide equal to the
@@ -601,12 +619,7 @@ fn degenerate_shapes_on_a_slab_have_the_points_their_geometry_fixes() {
         ),
     ];
     let depth = 0.01;
-    let mut p = Pairs {
-        shapes_a: Vec::new(),
-        poses_a: Vec::new(),
-        shapes_b: Vec::new(),
-        poses_b: Vec::new(),
-    };
+    let mut p = Pairs::default();
     // Each case three times, so that lanes of one batch mix the cases.
     for _ in 0..3 {
         for (_, shape, rotation, _) in &cases {
@@ -620,20 +633,7 @@ fn degenerate_shapes_on_a_slab_have_the_points_their_geometry_fixes() {
                 .push(Pose::new(*rotation, Vec3::new(0.3, y, -0.2)).unwrap());
         }
     }
-    let options = BatchOptions {
-        parallelism: Parallelism::Sequential,
-        ..BatchOptions::default()
-    };
-    let want = reference(&p, options);
-    let got = manifold_batch(
-        &p.shapes_a,
-        &p.poses_a,
-        &p.shapes_b,
-        &p.poses_b,
-        PREDICTION,
-        Parallelism::Sequential,
-    )
-    .unwrap();
+    let (got, want) = wide_and_reference(&p);
     for i in 0..p.len() {
         let (name, _, _, count) = &cases[i % cases.len()];
         let bits = judge(&p, i, &got[i], &want[i], name);
@@ -662,12 +662,7 @@ fn a_capsule_across_a_needle_touches_at_its_tip() {
     let bar: Shape = Capsule::new(2.0, 0.1).unwrap().into();
     let lying = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
     let depth = 0.01;
-    let mut p = Pairs {
-        shapes_a: Vec::new(),
-        poses_a: Vec::new(),
-        shapes_b: Vec::new(),
-        poses_b: Vec::new(),
-    };
+    let mut p = Pairs::default();
     for k in 0..8 {
         let along = -1.5 + 0.4 * k as f32;
         p.shapes_a.push(needle.clone());
@@ -676,20 +671,7 @@ fn a_capsule_across_a_needle_touches_at_its_tip() {
         let centre = Vec3::new(along, 0.6 - depth, 0.0);
         p.poses_b.push(Pose::new(lying, centre).unwrap());
     }
-    let options = BatchOptions {
-        parallelism: Parallelism::Sequential,
-        ..BatchOptions::default()
-    };
-    let want = reference(&p, options);
-    let got = manifold_batch(
-        &p.shapes_a,
-        &p.poses_a,
-        &p.shapes_b,
-        &p.poses_b,
-        PREDICTION,
-        Parallelism::Sequential,
-    )
-    .unwrap();
+    let (got, want) = wide_and_reference(&p);
     for i in 0..p.len() {
         let bits = judge(&p, i, &got[i], &want[i], "needle");
         let m = got[i].unwrap_or_else(|| panic!("pair {i}: no manifold"));

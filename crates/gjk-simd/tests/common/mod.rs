@@ -80,6 +80,7 @@ pub fn rounded(rng: &mut impl Rng, inner: Shape) -> Shape {
 /// A pair workload: shapes with random rotations, B's centre uniform in a cube
 /// around A's whose half-side is proportional to their bounding radii (about half
 /// the pairs overlap), A's centre anywhere in `[-world, world]³`.
+#[derive(Default)]
 pub struct Pairs {
     pub shapes_a: Vec<Shape>,
     pub poses_a: Vec<Pose>,
