@@ -11,8 +11,8 @@
 //! polygons), so a hull lane's feature is looked up there, lane by lane
 //! (`FeatureX8::gather`), and clipped and reduced wide with the others.
 //!
-//! Features larger than four vertices (a cylinder's or cone's cap, a hull face
-//! of five or more vertices) are not held: the lane keeps only the feature's id
+//! Features larger than four vertices (a cylinder's or cone's cap of some
+//! radius, a hull face of five or more vertices) are not held: the lane keeps only the feature's id
 //! where the kind names it without its vertices, and the manifold leaves the
 //! lane to the scalar reference whenever it needs the vertices.
 //!

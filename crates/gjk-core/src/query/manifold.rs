@@ -14,9 +14,12 @@
 //!   clipped to the polygon's side planes, up to two points;
 //! - two segments: the two ends of their overlap when they are parallel, else
 //!   the one point where they cross;
-//! - a point (a sphere's core): the single contact point.
+//! - a point (a sphere's core, a needle's cap, a coin's side, a shape of no
+//!   size): the single contact point.
 //!
-//! Points farther apart than the prediction distance are dropped; when a disc's
+//! Points farther apart than the prediction distance are dropped, and so are
+//! points deeper than the contact (beyond the tolerance: a reference face that
+//! rounding collapsed has no side planes to clip by); when a disc's
 //! polygon left the deepest point short of the contact's (a chord inside the
 //! rim), the contact's point joins them; the rest are reduced to four (`reduce.rs`): the deepest, then the largest area.
 //! When nothing is left (an oblique face, two crossing edges), the manifold is the

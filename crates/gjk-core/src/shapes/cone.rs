@@ -63,7 +63,8 @@ impl SupportMap for Cone {
     /// that supports `dir` to the apex. With `N` = [`CAP_POLYGON_VERTICES`]: base
     /// rim samples are vertices `0..N`, the exact rim point `N`, the apex `N + 1`;
     /// chords `0..N`, split chords `N, N + 1`, the side line edge `N + 2`; the base
-    /// is face 0.
+    /// is face 0. A needle's base (radius 0) is the vertex at its centre, with the
+    /// base's id, and a cone of no size the point, vertex `N`.
     fn support_feature(&self, dir: Vec3, out: &mut Feature) {
         let n = CAP_POLYGON_VERTICES;
         let (h, r) = (self.half_height, self.radius);

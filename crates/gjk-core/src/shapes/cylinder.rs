@@ -161,7 +161,9 @@ impl SupportMap for Cylinder {
     /// rim samples of the lower cap are vertices `0..N`, of the upper `N..2N`, the
     /// exact rim points `2N` (lower) and `2N + 1` (upper); chords `0..N` and `N..2N`,
     /// split chords `2N, 2N + 1` (lower) and `2N + 2, 2N + 3` (upper), the side line
-    /// edge `2N + 4`; faces: lower cap 0, upper cap 1.
+    /// edge `2N + 4`; faces: lower cap 0, upper cap 1. A needle's cap (radius 0)
+    /// is the vertex at its centre, with the cap's id, and a disc's side (height
+    /// 0) its rim point, vertex `2N`.
     fn support_feature(&self, dir: Vec3, out: &mut Feature) {
         let n = CAP_POLYGON_VERTICES;
         let xz = (dir.x * dir.x + dir.z * dir.z).sqrt();

@@ -79,7 +79,8 @@ impl FeatureMapX8 for ConeX8 {
     /// base's normal than to the side's (named, face 0, not held: a 16-gon), else
     /// the side line from the rim point that supports `dir` (the one towards `+x`
     /// straight up) to the apex, edge `N + 2` from vertex `N` to `N + 1`
-    /// (`N` = [`CAP_POLYGON_VERTICES`]).
+    /// (`N` = [`CAP_POLYGON_VERTICES`]). A base of radius 0 is held, as the
+    /// vertex at its centre, and a cone of no size is a point.
     #[inline(always)]
     fn support_feature_x8(&self, dir: Vec3X8, _lanes: MaskX8) -> FeatureX8 {
         let n = CAP_POLYGON_VERTICES;

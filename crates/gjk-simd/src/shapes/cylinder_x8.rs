@@ -75,7 +75,8 @@ impl FeatureMapX8 for CylinderX8 {
     /// As `gjk_core::Cylinder`'s: the cap facing `dir` when `dir` is within 45
     /// degrees of the axis (named, face 0 or 1, not held: a 16-gon), else the side
     /// line through the rim points that support `dir`, edge `2N + 4` from vertex
-    /// `2N` to `2N + 1` (`N` = [`CAP_POLYGON_VERTICES`]).
+    /// `2N` to `2N + 1` (`N` = [`CAP_POLYGON_VERTICES`]). A cap of radius 0 is
+    /// held, as the vertex at its centre, and a disc's side is its rim point.
     #[inline(always)]
     fn support_feature_x8(&self, dir: Vec3X8, _lanes: MaskX8) -> FeatureX8 {
         let n = CAP_POLYGON_VERTICES;
