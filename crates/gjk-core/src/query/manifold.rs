@@ -266,7 +266,7 @@ where
         .iter()
         .map(|p| (p.a - p.b).dot(n))
         .fold(f32::NEG_INFINITY, f32::max);
-    let (contact_a, contact_b) = contact_points(c, pose_a, n, (ma, mb));
+    let (contact_a, contact_b) = contact_points(c, pose_a, n, ma, core_depth);
     if !points.is_empty() && deepest < core_depth - tol {
         points.push(CorePoint {
             a: contact_a,
@@ -312,9 +312,9 @@ where
 /// (`point_a - point_b = depth * normal`, the contact's own rule). Taking B's
 /// from the contact's world point instead would lose the depth to the rounding
 /// of world coordinates far from the origin, where the pair frame keeps it.
-fn contact_points(c: &Contact, pose_a: &Pose, n: Vec3, (ma, mb): (f32, f32)) -> (Vec3, Vec3) {
+fn contact_points(c: &Contact, pose_a: &Pose, n: Vec3, ma: f32, core_depth: f32) -> (Vec3, Vec3) {
     let a = pose_a.inverse_transform_point(c.point_a) - n * ma;
-    (a, a - n * (c.depth - ma - mb))
+    (a, a - n * core_depth)
 }
 
 /// The candidate points of two features (A's frame) along the normal `n`, by the
