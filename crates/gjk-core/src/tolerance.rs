@@ -335,6 +335,16 @@ pub const CAP_RIM_MIN_GAP: f32 = 1e-3;
 /// notice in a contact's position.
 pub const MANIFOLD_RELATIVE_TOLERANCE: f32 = 1e-4;
 
+/// A reference edge of a manifold no longer than this many f32 epsilons of its
+/// ends' largest coordinate (in A's frame, where the clipping runs) has no side
+/// plane, and its face clips to nothing, leaving the contact's own point. Each
+/// end is rounded there by half an ulp per coordinate, so an edge this short
+/// may have turned any way, and a face of such edges (a box 1 wide posed 1e8
+/// from A's centre, a cap of radius 1e-30) may have rounded out of shape or
+/// inside out, whose side planes then keep points far outside it. Longer edges
+/// turn by a few degrees at most, which leaves the face convex.
+pub const MANIFOLD_EDGE_MIN_ULPS: f32 = 4.0;
+
 /// A face is a manifold's reference face only when the cosine between its normal
 /// and the contact normal exceeds this (about 84 degrees); a face more oblique
 /// would stretch the points projected onto it along the normal by more than ten

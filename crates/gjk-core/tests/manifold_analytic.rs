@@ -577,22 +577,34 @@ fn coincident_shapes_give_sound_manifolds() {
 /// cone of no size. Each gives the one point where it touches. (A needle's cap
 /// used to enter as sixteen coincident samples, a polygon with no side planes,
 /// and a capsule lying across the needle kept both ends of its core, 2 apart
-/// from the contact; a coin's side entered as a segment of no length.)
+/// from the contact; a coin's side entered as a segment of no length. A cap of
+/// radius 1e-30 is still a polygon, but one whose side planes have no normal in
+/// f32: it clips to nothing, which leaves the contact's own point.)
 #[test]
 fn point_features_of_degenerate_shapes_touch_at_one_point() {
     let sunk = 0.01;
     let on_edge = Quat::from_rotation_x(FRAC_PI_2);
     let slab = cuboid(4.0, 0.5, 4.0);
-    let cases: [(&str, Shape, Pose, Shape, Pose, Vec3); 5] = [
+    let across = pose(
+        Quat::from_rotation_z(FRAC_PI_2),
+        Vec3::new(0.3, 0.6 - sunk, 0.0),
+    );
+    let cases: [(&str, Shape, Pose, Shape, Pose, Vec3); 6] = [
         (
             "a capsule lying across a needle's tip",
             Cylinder::new(0.5, 0.0).unwrap().into(),
             Pose::IDENTITY,
             Capsule::new(2.0, 0.1).unwrap().into(),
-            pose(
-                Quat::from_rotation_z(FRAC_PI_2),
-                Vec3::new(0.3, 0.6 - sunk, 0.0),
-            ),
+            across,
+            Vec3::new(0.0, 0.5 - sunk, 0.0),
+        ),
+        (
+            // Its cap's chords square to nothing in f32: no side planes.
+            "a capsule lying across a needle of radius 1e-30",
+            Cylinder::new(0.5, 1e-30).unwrap().into(),
+            Pose::IDENTITY,
+            Capsule::new(2.0, 0.1).unwrap().into(),
+            across,
             Vec3::new(0.0, 0.5 - sunk, 0.0),
         ),
         (
@@ -641,16 +653,92 @@ fn point_features_of_degenerate_shapes_touch_at_one_point() {
     }
 }
 
+/// Boxes with no extent on some axis, standing on the edge or lying along the
+/// segment they are, touch along it: a card on its edge on a slab (either shape
+/// A, so the card's face of no width is the reference face once), a card on
+/// its edge across a card lying flat (clipped by the lying card's rim), a
+/// stick, a point. The points are where the edge meets the other face. (A card
+/// standing as A used to enter as a face of four corners, two pairs of them
+/// coincident: its two side planes of no normal clipped nothing, and the two
+/// points came out at the ends of the slab's face, 3 off the card.)
+#[test]
+fn boxes_of_no_width_touch_along_the_segment_they_are() {
+    let sunk = 0.01;
+    let card = cuboid(1.0, 0.0, 1.0);
+    let stick = cuboid(1.0, 0.0, 0.0);
+    let slab = cuboid(4.0, 0.5, 4.0);
+    // The card's local z is world y: it stands on its edge along x.
+    let standing = |y: f32| pose(Quat::from_rotation_x(-FRAC_PI_2), Vec3::new(0.3, y, 0.2));
+    let on_slab = standing(1.5 - sunk);
+    let edge = |y: f32| vec![Vec3::new(-0.7, y, 0.2), Vec3::new(1.3, y, 0.2)];
+    // (what, A, its pose, B, its pose, the points on B).
+    type Case<'a> = (&'a str, &'a Shape, Pose, &'a Shape, Pose, Vec<Vec3>);
+    let cases: [Case; 5] = [
+        (
+            "a card (A) on its edge on a slab",
+            &card,
+            on_slab,
+            &slab,
+            Pose::IDENTITY,
+            edge(0.5),
+        ),
+        (
+            "a card (B) on its edge on a slab",
+            &slab,
+            Pose::IDENTITY,
+            &card,
+            on_slab,
+            edge(0.5 - sunk),
+        ),
+        (
+            "a card on its edge across a card lying flat",
+            &card,
+            standing(1.0 - sunk),
+            &card,
+            Pose::IDENTITY,
+            vec![Vec3::new(-0.7, 0.0, 0.2), Vec3::new(1.0, 0.0, 0.2)],
+        ),
+        (
+            "a stick on a slab",
+            &stick,
+            at(Vec3::new(0.3, 0.5 - sunk, 0.2)),
+            &slab,
+            Pose::IDENTITY,
+            edge(0.5),
+        ),
+        (
+            "a box of no size in a slab",
+            &cuboid(0.0, 0.0, 0.0),
+            at(Vec3::new(0.3, 0.5 - sunk, 0.2)),
+            &slab,
+            Pose::IDENTITY,
+            vec![Vec3::new(0.3, 0.5, 0.2)],
+        ),
+    ];
+    for (what, a, pa, b, pb, expected) in cases {
+        let m = manifold(a, &pa, b, &pb, 0.0);
+        assert!((m.normal.y.abs() - 1.0).abs() < 1e-5, "{what}: {m:?}");
+        for p in m.points() {
+            assert!((p.depth - sunk).abs() < 1e-5, "{what}: {m:?}");
+        }
+        println!("{what}");
+        assert_points(&m, expected, 1e-5);
+    }
+}
+
 /// The fuzz campaign's cases of shapes 1e18 long: a needle's cap of radius 1e-5
 /// collapses in A's frame (its samples round to a few points, 1e3 from A's
 /// origin), where a capsule 2.3e18 long lies across it; two capsules posed 1e29
-/// from the origin, one of radius 1.2e18. Every point of their manifolds is as
-/// deep as the contact within the manifold tolerance (a point 4.9e17 deep and
-/// one 1.8e16 short of the contact came out before).
+/// from the origin, one of radius 1.2e18; a card 2.3e18 long in a rounded box
+/// whose face, 1 wide, lies 1e8 from the card's centre, where it rounds out of
+/// shape. Every point of their manifolds is as deep as the contact within the
+/// manifold tolerance, and on both shapes (a point 4.9e17 deep, one 1.8e16
+/// short of the contact and one 6.3e17 off the rounded box came out before).
 #[test]
 fn manifolds_of_shapes_1e18_long_stay_as_deep_as_the_contact() {
     let q = |x: f32, y: f32, z: f32, w: f32| Quat::from_xyzw(x, y, z, w);
-    let cases: [(Shape, Pose, Shape, Pose); 2] = [
+    let rounded_box = Cuboid::new(Vec3::new(0.467_111_4, 1e-45, 0.723_279)).unwrap();
+    let cases: [(Shape, Pose, Shape, Pose); 3] = [
         (
             Capsule::new(1.152_921_5e18, 0.05).unwrap().into(),
             pose(
@@ -675,13 +763,33 @@ fn manifolds_of_shapes_1e18_long_stay_as_deep_as_the_contact() {
                 Vec3::new(0.0, -1e29, 0.0),
             ),
         ),
+        (
+            Cuboid::new(Vec3::new(1.152_921_5e18, 0.0, 0.05))
+                .unwrap()
+                .into(),
+            pose(
+                q(-0.595_967_53, 0.505_418_06, -0.494_976_76, 0.379_964_95),
+                Vec3::ZERO,
+            ),
+            Rounded::new(rounded_box.into(), 5.764_607_5e17)
+                .unwrap()
+                .into(),
+            pose(
+                q(0.771_598_7, -0.636_109_65, 0.0, 1.255_998_4e-5),
+                Vec3::new(1e8, 0.0, 0.0),
+            ),
+        ),
     ];
     for (a, pa, b, pb) in cases {
         let c = contact(&a, &pa, &b, &pb, 0.0).expect("the shapes touch");
         let m = contact_manifold(&a, &pa, &b, &pb, 0.0).expect("a manifold");
         let tol = 2e-4 * (a.bounding_radius() + b.bounding_radius());
+        let off =
+            |p: Vec3, q: Vec3| distance_to_shape(&a, &pa, p).max(distance_to_shape(&b, &pb, q));
+        let allowed = f64::from(tol) + off(c.point_a, c.point_b);
         for p in m.points() {
             assert!((p.depth - c.depth).abs() <= tol, "{c:?}: {m:?}");
+            assert!(off(p.point_a, p.point_b) <= allowed, "{c:?}: {m:?}");
         }
     }
 }

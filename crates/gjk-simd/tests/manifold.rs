@@ -690,6 +690,88 @@ fn a_capsule_across_a_needle_touches_at_its_tip() {
     }
 }
 
+/// Boxes with no extent on some axis as shape A, each the reference face once:
+/// a card standing on its edge on a slab (turned about the vertical by eight
+/// angles), the same card across a card lying flat, a stick, a box of no size.
+/// A face of no width is the segment it covers: two points at the ends of the
+/// edge where it meets the other face (one for the box of no size), wide equal
+/// to the reference. (The card's face used to enter as four corners with two
+/// pairs coincident, whose side planes clipped nothing: the points came out at
+/// the slab's rim.)
+#[test]
+fn boxes_of_no_width_touch_along_the_segment_they_are() {
+    let card: Shape = Cuboid::new(Vec3::new(1.0, 0.0, 1.0)).unwrap().into();
+    let stick: Shape = Cuboid::new(Vec3::new(1.0, 0.0, 0.0)).unwrap().into();
+    let dot: Shape = Cuboid::new(Vec3::ZERO).unwrap().into();
+    let slab: Shape = Cuboid::new(Vec3::new(4.0, 0.5, 4.0)).unwrap().into();
+    let stand = Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2);
+    let depth = 0.01;
+    let mut p = Pairs::default();
+    // (A, its rotation and height, B, the points' count, whether the points
+    // are the ends of A's edge, 1 from its centre along A's x, rather than
+    // where B's rim clips it).
+    let mut expected = Vec::new();
+    for k in 0..8 {
+        let turn = Quat::from_rotation_y(0.4 * k as f32);
+        let centre = Vec3::new(0.3, 0.0, 0.2);
+        let cases = [
+            (&card, turn * stand, 1.5, &slab, 2, true),
+            (&card, turn * stand, 1.0, &card, 2, false),
+            (&stick, turn, 0.5, &slab, 2, true),
+            (&dot, turn, 0.5, &slab, 1, true),
+        ];
+        for (a, rotation, height, b, count, ends) in cases {
+            p.shapes_a.push(a.clone());
+            p.poses_a
+                .push(Pose::new(rotation, centre + (height - depth) * Vec3::Y).unwrap());
+            p.shapes_b.push(b.clone());
+            p.poses_b.push(Pose::IDENTITY);
+            expected.push((count, ends));
+        }
+    }
+    let (got, want) = wide_and_reference(&p);
+    for i in 0..p.len() {
+        let bits = judge(&p, i, &got[i], &want[i], "no width");
+        let m = got[i].unwrap_or_else(|| panic!("pair {i}: no manifold"));
+        assert!(
+            !cfg!(target_arch = "x86_64") || bits,
+            "pair {i}: {m:?} / {:?}",
+            want[i]
+        );
+        let (count, ends) = expected[i];
+        assert_eq!(m.len(), count, "pair {i}: {m:?}");
+        assert!(m.normal.dot(-Vec3::Y) > 0.9999, "pair {i}: {m:?}");
+        let axis = p.poses_a[i].rotation() * Vec3::X;
+        let centre = p.poses_a[i].translation();
+        for q in m.points() {
+            assert!((q.depth - depth).abs() < 1e-5, "pair {i}: {m:?}");
+            // On A's edge (or point), within its reach.
+            let off = q.point_a - centre;
+            let along = off.dot(axis);
+            let across = off - along * axis - (q.point_a.y - centre.y) * Vec3::Y;
+            assert!(across.length() < 1e-5, "pair {i}: off the edge: {m:?}");
+            if count == 1 {
+                assert!(along.abs() < 1e-5, "pair {i}: {m:?}");
+            }
+        }
+        if count == 2 {
+            // The ends: the card's or stick's, or the flat card's rim.
+            let along = m.points().iter().map(|q| (q.point_a - centre).dot(axis));
+            let (lo, hi) = along.fold((f32::MAX, f32::MIN), |(l, h), t| (l.min(t), h.max(t)));
+            assert!(
+                lo >= -1.0 - 1e-5 && hi <= 1.0 + 1e-5 && hi - lo > 0.5,
+                "pair {i}: {m:?}"
+            );
+            if ends {
+                assert!(
+                    (lo + 1.0).abs() < 1e-5 && (hi - 1.0).abs() < 1e-5,
+                    "pair {i}: {m:?}"
+                );
+            }
+        }
+    }
+}
+
 /// Eight pairs of kinds `(ka, kb)` packed into wide shapes, with their contacts.
 mod lanes {
     use std::sync::Arc;

@@ -13,6 +13,7 @@
 use glam::Vec3;
 
 use crate::feature::{Feature, FeatureId};
+use crate::tolerance::MANIFOLD_EDGE_MIN_ULPS;
 
 /// A pair of points, one on each core (A's frame), and the features they lie on.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -71,10 +72,24 @@ fn band(reference: &Feature, view: Vec3, tol: f32) -> f32 {
 /// The side plane of reference edge `k`: outward unit normal and a point on it.
 /// `view` is the direction the reference polygon is seen from (`±n`, on the side of
 /// its outward normal), against which it turns counter-clockwise.
+///
+/// An edge that rounding leaves unresolved in A's frame (no longer than
+/// [`MANIFOLD_EDGE_MIN_ULPS`] of its ends' coordinates: a small face posed far
+/// from A's centre, a cap of radius 1e-30 whose chords square to nothing) gets a
+/// NaN normal, which puts every point outside it: such a reference clips to
+/// nothing and the contact's own point stands. A zero normal would put every
+/// point inside, and a turned one keep points far outside the face.
 fn side_plane(reference: &Feature, k: usize, view: Vec3) -> (Vec3, Vec3) {
     let v = reference.vertices();
     let (p, q) = (v[k], v[(k + 1) % v.len()]);
-    ((q - p).cross(view).normalize_or_zero(), p)
+    let rounding =
+        MANIFOLD_EDGE_MIN_ULPS * f32::EPSILON * p.abs().max_element().max(q.abs().max_element());
+    let normal = if (q - p).length() > rounding {
+        (q - p).cross(view).normalize_or(Vec3::NAN)
+    } else {
+        Vec3::NAN
+    };
+    (normal, p)
 }
 
 /// Carries incident point `p` along `n` onto the plane of the reference polygon

@@ -41,6 +41,27 @@ pub(crate) fn sign_non_negative(v: Vec3) -> Vec3 {
     Vec3::select(v.cmplt(Vec3::ZERO), Vec3::NEG_ONE, Vec3::ONE)
 }
 
+/// A face of no width is the segment it covers, and a face of no width either
+/// way the point: as a polygon its coincident corners would give side planes of
+/// no normal, and clip nothing. `flat_j` and `flat_k` say which of the face's
+/// axes has no extent (the first and the second axis after the face's own);
+/// the segment keeps the first corner and its neighbour across the flat axis,
+/// and the edge between them, so a card standing on its edge touches along the
+/// edge it stands on, with the ids of that edge's corners.
+fn collapse_flat_face(flat_j: bool, flat_k: bool, out: &mut Feature) {
+    if !(flat_j || flat_k) {
+        return;
+    }
+    let corner = |i: usize| (out.vertices()[i], out.vertex_ids()[i], out.edge_ids()[i]);
+    // Corners 0 and 1 differ on j, 0 and 3 on k; edge 3 runs from 3 to 0.
+    let ((p, p_id, edge_01), (q, q_id, _), (r, r_id, edge_30)) = (corner(0), corner(1), corner(3));
+    match (flat_j, flat_k) {
+        (true, true) => out.set_vertex(p, p_id),
+        (true, false) => out.set_segment(p, r, [p_id, r_id], edge_30),
+        _ => out.set_segment(p, q, [p_id, q_id], edge_01),
+    }
+}
+
 impl SupportMap for Cuboid {
     #[inline]
     fn support_core(&self, dir: Vec3) -> Vec3 {
@@ -57,7 +78,9 @@ impl SupportMap for Cuboid {
     /// within reach, so an edge or a corner contact comes out of the same face.
     /// Ids: corner `x + 2y + 4z` (1 for the positive side of each axis), edge
     /// `4a + s + 2t` along axis `a` (`s`, `t`: sides on the next two axes), face
-    /// `2a + s`.
+    /// `2a + s`. A face of no width (a card's side, a stick's) is the segment or
+    /// the point it covers, with the ids of its first corner, its neighbour and
+    /// the edge between them.
     fn support_feature(&self, dir: Vec3, out: &mut Feature) {
         let a = dir.abs();
         let axis = if a.x >= a.y && a.x >= a.z {
@@ -98,6 +121,11 @@ impl SupportMap for Cuboid {
             let p = s * self.half_extents;
             out.push_polygon_vertex(p, FeatureId::vertex(corner), FeatureId::edge(edge));
         }
+        collapse_flat_face(
+            self.half_extents[j] == 0.0,
+            self.half_extents[k] == 0.0,
+            out,
+        );
     }
 
     /// The nearest faces are those of the smallest half extent.

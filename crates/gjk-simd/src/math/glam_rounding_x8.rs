@@ -47,13 +47,13 @@ impl Vec3X8 {
         self.dot_glam(self).sqrt()
     }
 
-    /// `Vec3::normalize_or_zero`: times the reciprocal of the length, zero where
-    /// that reciprocal is not a positive finite number.
+    /// `Vec3::normalize_or`: times the reciprocal of the length, `fallback`
+    /// where that reciprocal is not a positive finite number.
     #[inline(always)]
-    pub(crate) fn normalize_or_zero_glam(self) -> Vec3X8 {
+    pub(crate) fn normalize_or_glam(self, fallback: Vec3X8) -> Vec3X8 {
         let rcp = f32x8::ONE / self.length_glam();
         let ok = rcp.finite() & rcp.gt(f32x8::ZERO);
-        ok.select(self * rcp, Vec3X8::ZERO)
+        ok.select(self * rcp, fallback)
     }
 }
 
@@ -225,14 +225,16 @@ mod tests {
                 vs[i].dot(w).to_bits()
             );
             assert_eq!(
-                bits(v.normalize_or_zero_glam().lane(i)),
+                bits(v.normalize_or_glam(Vec3X8::ZERO).lane(i)),
                 bits(vs[i].normalize_or_zero())
             );
         }
+        let nan = Vec3X8::splat(Vec3::NAN);
         assert_eq!(
-            Vec3X8::ZERO.normalize_or_zero_glam().lane(0),
+            Vec3X8::ZERO.normalize_or_glam(Vec3X8::ZERO).lane(0),
             Vec3::ZERO,
-            "zero stays zero"
+            "zero has the fallback"
         );
+        assert!(Vec3X8::ZERO.normalize_or_glam(nan).lane(0).is_nan());
     }
 }

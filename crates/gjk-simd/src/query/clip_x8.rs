@@ -18,6 +18,7 @@
 //! vertices; possible only when rounding makes a list non-convex) is marked, and
 //! the manifold leaves it to the scalar reference.
 
+use gjk_core::tolerance::MANIFOLD_EDGE_MIN_ULPS;
 use wide::f32x8;
 
 use crate::feature_x8::FeatureX8;
@@ -144,7 +145,14 @@ fn side_plane(reference: &FeatureX8, k: usize, view: Vec3X8) -> (Vec3X8, Vec3X8)
     } else {
         reference.vertices[0]
     };
-    ((q - p).cross_glam(view).normalize_or_zero_glam(), p)
+    // An edge rounding leaves unresolved, or no normal: NaN, every point
+    // outside (see `clip.rs`).
+    let rounding = f32x8::splat(MANIFOLD_EDGE_MIN_ULPS * f32::EPSILON)
+        * p.abs().max_element().max(q.abs().max_element());
+    let resolved = (q - p).length_glam().gt(rounding);
+    let nan = Vec3X8::splat(glam::Vec3::NAN);
+    let normal = (q - p).cross_glam(view).normalize_or_glam(nan);
+    (resolved.select(normal, nan), p)
 }
 
 /// What a clip vertex's code packs, as small integers in one `f32` (exact): the

@@ -75,7 +75,8 @@ impl FeatureMapX8 for CuboidX8 {
     /// `4a + s + 2t` along axis `a` (`s`, `t`: sides on the next two axes), face
     /// `2a + s`. Every lane computes all three axes' roles and keeps its own by
     /// selects: the face is axis `a`, the corners run over the next two axes
-    /// `j = a + 1` and `k = a + 2` (mod 3).
+    /// `j = a + 1` and `k = a + 2` (mod 3). A face of no width is its segment
+    /// or its point, as in gjk-core.
     #[inline(always)]
     fn support_feature_x8(&self, dir: Vec3X8, _lanes: MaskX8) -> FeatureX8 {
         let (zero, one) = (f32x8::ZERO, f32x8::ONE);
@@ -131,6 +132,28 @@ impl FeatureMapX8 for CuboidX8 {
             f.vertices[c] = p;
             f.vertex_ids[c] = vertex_rank(corner);
             f.edge_ids[c] = edge_rank(edge);
+        }
+        // A face of no width is its segment or its point, as in gjk-core
+        // (`collapse_flat_face`): corners 0 and 1 differ on j, 0 and 3 on k.
+        let flat_j = is_x.select(h.y, is_y.select(h.z, h.x)).same(zero);
+        let flat_k = is_x.select(h.z, is_y.select(h.x, h.y)).same(zero);
+        if (flat_j | flat_k).any() {
+            let along_k = FeatureX8::segment(
+                f.vertices[0],
+                f.vertices[3],
+                [f.vertex_ids[0], f.vertex_ids[3]],
+                f.edge_ids[3],
+            );
+            let along_j = FeatureX8::segment(
+                f.vertices[0],
+                f.vertices[1],
+                [f.vertex_ids[0], f.vertex_ids[1]],
+                f.edge_ids[0],
+            );
+            let point = FeatureX8::vertex(f.vertices[0], f.vertex_ids[0]);
+            let segment = FeatureX8::select(flat_k, &along_j, &along_k);
+            let collapsed = FeatureX8::select(flat_j & flat_k, &point, &segment);
+            f = FeatureX8::select(flat_j | flat_k, &collapsed, &f);
         }
         f
     }
