@@ -22,10 +22,10 @@
 
 use broadphase::{Aabb, Broadphase, DynamicTree, Ray};
 use gjk_core::glam::{Quat, Vec3};
-use gjk_core::tolerance::{MAX_SIZE, TOUCH_TOLERANCE};
+use gjk_core::tolerance::{MANIFOLD_PARALLEL_SEGMENTS_SIN, MAX_SIZE, TOUCH_TOLERANCE};
 use gjk_core::{
-    Capsule, Cone, Contact, ConvexHull, Cuboid, Cylinder, Distance, Manifold, Pose, Rounded, Shape,
-    ShapeError, Sphere, Status, SupportMap, contact, distance, intersection,
+    Capsule, Cone, Contact, ConvexHull, Cuboid, Cylinder, Distance, Feature, Manifold, Pose,
+    Rounded, Shape, ShapeError, Sphere, Status, SupportMap, contact, distance, intersection,
 };
 use gjk_simd::{
     BatchOptions, Parallelism, contact_batch_with, distance_batch_with, intersects_batch_with,
@@ -34,6 +34,7 @@ use gjk_simd::{
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use widephase::World;
+use workloads::oracle::distance_to_shape;
 
 const SEED: u64 = 0x23_f022;
 /// Cases a property runs by default (CI), before the weight of each.
@@ -347,7 +348,7 @@ proptest! {
     /// where both converge (present on one path only within the tolerance of the
     /// prediction distance, where the two may round to either side); the
     /// manifold present exactly where the wide contact is, its deepest point as
-    /// deep as the contact within tolerance.
+    /// deep as the contact and every point on its shape, within tolerance.
     #[test]
     fn contact_and_manifold_batches(a in shape(), b in shape(), pa in pose(), pb in pose(),
                                     prediction in prop_oneof![Just(0.0f32), 0.0f32..0.5],
@@ -391,6 +392,35 @@ proptest! {
                     (m.max_depth() - w.depth).abs() <= tol,
                     "deepest point {} vs contact {w:?} (tol {tol}): {m:?}", m.max_depth()
                 );
+                // Each point on its shape (the oracle measures how far outside),
+                // as far as the contact's own witnesses are: on a shape thinner
+                // than f32 resolves at its length (a box 0.05 wide, 1e18 long)
+                // GJK's witness can slide along the other shape, which is the
+                // contact's error, not the manifold's. Two segments within
+                // MANIFOLD_PARALLEL_SEGMENTS_SIN of parallel have their ends
+                // lined up along the normal, by half the offset the angle
+                // allows over their overlap (at most the sum of the radii).
+                let off = |p: Vec3, q: Vec3| {
+                    distance_to_shape(&a, &pa, p).max(distance_to_shape(&b, &pb, q))
+                };
+                let segment = |s: &Shape, pose: &Pose, dir: Vec3| {
+                    let mut f = Feature::new();
+                    s.support_feature(pose.rotation().inverse() * dir, &mut f);
+                    f.vertices().len() == 2
+                };
+                let lined_up = if segment(&a, &pa, w.normal) && segment(&b, &pb, -w.normal) {
+                    MANIFOLD_PARALLEL_SEGMENTS_SIN * (a.bounding_radius() + b.bounding_radius())
+                } else {
+                    0.0
+                };
+                let allowed = f64::from(tol + lined_up) + off(w.point_a, w.point_b);
+                for q in m.points() {
+                    let off = off(q.point_a, q.point_b);
+                    prop_assert!(
+                        off <= allowed,
+                        "a point {off} off its shape (allowed {allowed}): {w:?}: {m:?}"
+                    );
+                }
             }
         }
     }
