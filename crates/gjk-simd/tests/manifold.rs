@@ -523,6 +523,25 @@ fn wide_and_reference(p: &Pairs) -> (Vec<Option<Manifold>>, Vec<Option<Manifold>
     (got, reference(p, options))
 }
 
+/// Pair `i`'s wide manifold, which must be present and agree with the
+/// reference (bit for bit on x86-64).
+fn present_and_exact(
+    p: &Pairs,
+    i: usize,
+    got: &[Option<Manifold>],
+    want: &[Option<Manifold>],
+    what: &str,
+) -> Manifold {
+    let bits = judge(p, i, &got[i], &want[i], what);
+    let m = got[i].unwrap_or_else(|| panic!("{what}, pair {i}: no manifold"));
+    assert!(
+        !cfg!(target_arch = "x86_64") || bits,
+        "{what}, pair {i}: {m:?} / {:?}",
+        want[i]
+    );
+    m
+}
+
 /// Degenerate shapes 0.01 deep in a slab's top face, each lying flat or along
 /// it: the number of points their geometry fixes (four for a card or a disc,
 /// two for a segment, one for a point), at depth 0.01, wide equal to the
@@ -636,14 +655,8 @@ fn degenerate_shapes_on_a_slab_have_the_points_their_geometry_fixes() {
     let (got, want) = wide_and_reference(&p);
     for i in 0..p.len() {
         let (name, _, _, count) = &cases[i % cases.len()];
-        let bits = judge(&p, i, &got[i], &want[i], name);
-        let m = got[i].unwrap_or_else(|| panic!("{name}: no manifold"));
+        let m = present_and_exact(&p, i, &got, &want, name);
         assert!(finite(&m), "{name}: {m:?}");
-        assert!(
-            !cfg!(target_arch = "x86_64") || bits,
-            "{name}: {m:?} / {:?}",
-            want[i]
-        );
         assert_eq!(m.len(), *count, "{name}: {m:?}");
         assert!(m.normal.dot(Vec3::Y) > 0.9999, "{name}: {m:?}");
         for q in m.points() {
@@ -673,13 +686,7 @@ fn a_capsule_across_a_needle_touches_at_its_tip() {
     }
     let (got, want) = wide_and_reference(&p);
     for i in 0..p.len() {
-        let bits = judge(&p, i, &got[i], &want[i], "needle");
-        let m = got[i].unwrap_or_else(|| panic!("pair {i}: no manifold"));
-        assert!(
-            !cfg!(target_arch = "x86_64") || bits,
-            "pair {i}: {m:?} / {:?}",
-            want[i]
-        );
+        let m = present_and_exact(&p, i, &got, &want, "needle");
         assert_eq!(m.len(), 1, "pair {i}: {m:?}");
         let q = m.points()[0];
         assert!(
@@ -730,15 +737,8 @@ fn boxes_of_no_width_touch_along_the_segment_they_are() {
         }
     }
     let (got, want) = wide_and_reference(&p);
-    for i in 0..p.len() {
-        let bits = judge(&p, i, &got[i], &want[i], "no width");
-        let m = got[i].unwrap_or_else(|| panic!("pair {i}: no manifold"));
-        assert!(
-            !cfg!(target_arch = "x86_64") || bits,
-            "pair {i}: {m:?} / {:?}",
-            want[i]
-        );
-        let (count, ends) = expected[i];
+    for (i, &(count, ends)) in expected.iter().enumerate() {
+        let m = present_and_exact(&p, i, &got, &want, "no width");
         assert_eq!(m.len(), count, "pair {i}: {m:?}");
         assert!(m.normal.dot(-Vec3::Y) > 0.9999, "pair {i}: {m:?}");
         let axis = p.poses_a[i].rotation() * Vec3::X;
