@@ -160,6 +160,36 @@ fn is_rim_point(shape: &Shape, id: FeatureId) -> bool {
 
 /// A box's face towards a direction is the face of the largest component, and its
 /// corner and edge ids say which corner and edge they are.
+/// Shapes of no size touch at one point, whatever the direction: their feature
+/// is that one vertex, with one id, so that a contact keeps its id as it turns.
+#[test]
+fn shapes_of_no_size_have_one_feature_from_every_direction() {
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let mut f = Feature::new();
+    let points: [Shape; 5] = [
+        Sphere::new(0.0).unwrap().into(),
+        Cuboid::new(Vec3::ZERO).unwrap().into(),
+        Capsule::new(0.0, 0.0).unwrap().into(),
+        Cylinder::new(0.0, 0.0).unwrap().into(),
+        Cone::new(0.0, 0.0).unwrap().into(),
+    ];
+    for shape in points {
+        let mut first = None;
+        for i in 0..400 {
+            let dir = match i % 4 {
+                0 => random_unit(&mut rng),
+                1 => Vec3::Y,
+                2 => Vec3::NEG_Y,
+                _ => Vec3::X,
+            };
+            shape.support_feature(dir, &mut f);
+            assert_eq!(f.vertices(), [Vec3::ZERO], "{shape:?} dir {dir}");
+            let id = *first.get_or_insert(f.id());
+            assert_eq!(f.id(), id, "{shape:?} dir {dir} (case {i})");
+        }
+    }
+}
+
 #[test]
 fn box_ids_encode_corners_edges_and_faces() {
     let h = Vec3::new(0.5, 1.2, 0.3);

@@ -80,8 +80,12 @@ impl SupportMap for Cuboid {
     /// `4a + s + 2t` along axis `a` (`s`, `t`: sides on the next two axes), face
     /// `2a + s`. A face of no width (a card's side, a stick's) is the segment or
     /// the point it covers, with the ids of its first corner, its neighbour and
-    /// the edge between them.
+    /// the edge between them; a box of no size is corner 7 from every direction.
     fn support_feature(&self, dir: Vec3, out: &mut Feature) {
+        if self.half_extents == Vec3::ZERO {
+            out.set_vertex(Vec3::ZERO, FeatureId::vertex(7));
+            return;
+        }
         let a = dir.abs();
         let axis = if a.x >= a.y && a.x >= a.z {
             0

@@ -163,9 +163,14 @@ impl SupportMap for Cylinder {
     /// split chords `2N, 2N + 1` (lower) and `2N + 2, 2N + 3` (upper), the side line
     /// edge `2N + 4`; faces: lower cap 0, upper cap 1. A needle's cap (radius 0)
     /// is the vertex at its centre, with the cap's id, and a disc's side (height
-    /// 0) its rim point, vertex `2N`.
+    /// 0) its rim point, vertex `2N`. A cylinder of no size is that vertex from
+    /// every direction, so that its contacts keep one id whichever way they turn.
     fn support_feature(&self, dir: Vec3, out: &mut Feature) {
         let n = CAP_POLYGON_VERTICES;
+        if self.radius == 0.0 && self.half_height == 0.0 {
+            out.set_vertex(Vec3::ZERO, FeatureId::vertex(2 * n));
+            return;
+        }
         let xz = (dir.x * dir.x + dir.z * dir.z).sqrt();
         let up = dir.y >= 0.0;
         if dir.y.abs() >= xz {

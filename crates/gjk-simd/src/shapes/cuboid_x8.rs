@@ -76,7 +76,7 @@ impl FeatureMapX8 for CuboidX8 {
     /// `2a + s`. Every lane computes all three axes' roles and keeps its own by
     /// selects: the face is axis `a`, the corners run over the next two axes
     /// `j = a + 1` and `k = a + 2` (mod 3). A face of no width is its segment
-    /// or its point, as in gjk-core.
+    /// or its point, and a box of no size corner 7, as in gjk-core.
     #[inline(always)]
     fn support_feature_x8(&self, dir: Vec3X8, _lanes: MaskX8) -> FeatureX8 {
         let (zero, one) = (f32x8::ZERO, f32x8::ONE);
@@ -154,6 +154,10 @@ impl FeatureMapX8 for CuboidX8 {
             let segment = FeatureX8::select(flat_k, &along_j, &along_k);
             let collapsed = FeatureX8::select(flat_j & flat_k, &point, &segment);
             f = FeatureX8::select(flat_j | flat_k, &collapsed, &f);
+            // A box of no size is one corner from every direction.
+            let no_size = h.x.same(zero) & h.y.same(zero) & h.z.same(zero);
+            let corner = FeatureX8::vertex(Vec3X8::ZERO, vertex_rank(f32x8::splat(7.0)));
+            f = FeatureX8::select(no_size, &corner, &f);
         }
         f
     }

@@ -109,7 +109,11 @@ impl FeatureMapX8 for CylinderX8 {
             f32x8::ZERO,
         );
         let cap_point = FeatureX8::vertex(centre, cap_id);
-        FeatureX8::select(cap & self.radius.same(f32x8::ZERO), &cap_point, &f)
+        let needle = self.radius.same(f32x8::ZERO);
+        f = FeatureX8::select(cap & needle, &cap_point, &f);
+        // A cylinder of no size is one vertex from every direction.
+        let point = FeatureX8::vertex(Vec3X8::ZERO, splat_rank(FeatureId::vertex(2 * n)));
+        FeatureX8::select(needle & self.half_height.same(f32x8::ZERO), &point, &f)
     }
     #[inline(always)]
     fn bounding_radius_glam(&self) -> f32x8 {
