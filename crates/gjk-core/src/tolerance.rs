@@ -335,14 +335,17 @@ pub const CAP_RIM_MIN_GAP: f32 = 1e-3;
 /// notice in a contact's position.
 pub const MANIFOLD_RELATIVE_TOLERANCE: f32 = 1e-4;
 
-/// A reference edge of a manifold no longer than this many f32 epsilons of its
-/// ends' largest coordinate (in A's frame, where the clipping runs) has no side
-/// plane, and its face clips to nothing, leaving the contact's own point. Each
-/// end is rounded there by half an ulp per coordinate, so an edge this short
-/// may have turned any way, and a face of such edges (a box 1 wide posed 1e8
-/// from A's centre, a cap of radius 1e-30) may have rounded out of shape or
-/// inside out, whose side planes then keep points far outside it. Longer edges
-/// turn by a few degrees at most, which leaves the face convex.
+/// A reference edge of B's no longer than this many f32 epsilons of its ends'
+/// largest coordinate in A's frame (where the clipping runs, and where B's
+/// features are rounded by half an ulp per coordinate at each end) has no side
+/// plane, and its face clips to nothing, leaving the contact's own point. An
+/// edge of one or two ulps may have turned any way, and a face of such edges (a
+/// box 1 wide posed 1e8 from A's centre) may have rounded out of shape or inside
+/// out, whose side planes then keep points far outside it. An edge of this many
+/// epsilons (4 to 8 ulps) turns by about 20 degrees at most, which keeps a
+/// face's edges turning the same way round, so its side planes still enclose
+/// it; the edges this drops are below 4.8e-7 of their distance from A's centre
+/// (5 mm at 10 km). A's own features are exact in its frame and never dropped.
 pub const MANIFOLD_EDGE_MIN_ULPS: f32 = 4.0;
 
 /// A face is a manifold's reference face only when the cosine between its normal

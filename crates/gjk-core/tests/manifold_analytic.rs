@@ -655,7 +655,7 @@ fn point_features_of_degenerate_shapes_touch_at_one_point() {
 
 /// Boxes with no extent on some axis, standing on the edge or lying along the
 /// segment they are, touch along it: a card on its edge on a slab (either shape
-/// A, so the card's face of no width is the reference face once), a card on
+/// A, where the card's face of no width used to be the reference), a card on
 /// its edge across a card lying flat (clipped by the lying card's rim), a
 /// stick, a point. The points are where the edge meets the other face. (A card
 /// standing as A used to enter as a face of four corners, two pairs of them

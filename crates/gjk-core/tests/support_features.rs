@@ -158,8 +158,6 @@ fn is_rim_point(shape: &Shape, id: FeatureId) -> bool {
     }
 }
 
-/// A box's face towards a direction is the face of the largest component, and its
-/// corner and edge ids say which corner and edge they are.
 /// Shapes of no size touch at one point, whatever the direction: their feature
 /// is that one vertex, with one id, so that a contact keeps its id as it turns.
 #[test]
@@ -190,6 +188,63 @@ fn shapes_of_no_size_have_one_feature_from_every_direction() {
     }
 }
 
+/// A box face of no width is the segment it covers: a card's side towards +x
+/// and -x, a stick's side, with the ids of the real corners at its ends and of
+/// the real edge between them (corner `x + 2y + 4z`, edge `4a + s + 2t`); a
+/// stick's end is its corner.
+#[test]
+fn box_faces_of_no_width_are_their_segments_with_real_ids() {
+    let v = FeatureId::vertex;
+    let e = FeatureId::edge;
+    let card = Cuboid::new(Vec3::new(1.0, 0.0, 1.0)).unwrap();
+    let stick = Cuboid::new(Vec3::new(1.0, 0.0, 0.0)).unwrap();
+    let cases = [
+        // +x face: corners (+,+,+) and (+,+,-), the edge along z at x+, y+.
+        (
+            card,
+            Vec3::X,
+            vec![Vec3::new(1.0, 0.0, 1.0), Vec3::new(1.0, 0.0, -1.0)],
+            vec![v(7), v(3)],
+            e(11),
+        ),
+        // -x face: corners (-,+,-) and (-,+,+), the edge along z at x-, y+.
+        (
+            card,
+            Vec3::NEG_X,
+            vec![Vec3::new(-1.0, 0.0, -1.0), Vec3::new(-1.0, 0.0, 1.0)],
+            vec![v(2), v(6)],
+            e(10),
+        ),
+        // +y face of the stick: flat on z, the edge along x at y+, z+.
+        (
+            stick,
+            Vec3::Y,
+            vec![Vec3::new(1.0, 0.0, 0.0), Vec3::new(-1.0, 0.0, 0.0)],
+            vec![v(7), v(6)],
+            e(3),
+        ),
+        // The stick's end: corner (+,+,+).
+        (
+            stick,
+            Vec3::X,
+            vec![Vec3::new(1.0, 0.0, 0.0)],
+            vec![v(7)],
+            v(7),
+        ),
+    ];
+    let mut f = Feature::new();
+    for (shape, dir, vertices, ids, id) in cases {
+        shape.support_feature(dir, &mut f);
+        let at = format!("{shape:?} towards {dir}: {f:?}");
+        assert_eq!(f.vertices(), vertices, "{at}");
+        assert_eq!(f.vertex_ids(), ids, "{at}");
+        assert_eq!(f.id(), id, "{at}");
+        assert_eq!(f.normal(), Vec3::ZERO, "{at}");
+    }
+}
+
+/// A box's face towards a direction is the face of the largest component, and its
+/// corner and edge ids say which corner and edge they are.
 #[test]
 fn box_ids_encode_corners_edges_and_faces() {
     let h = Vec3::new(0.5, 1.2, 0.3);

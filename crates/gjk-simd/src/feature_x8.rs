@@ -135,7 +135,7 @@ impl Default for FeatureX8 {
 }
 
 impl FeatureX8 {
-    /// The single vertex `p` (id `vertex(0)` of a point core) in every lane.
+    /// The single vertex `p`, of rank `id`, in every lane.
     #[inline(always)]
     pub(crate) fn vertex(p: Vec3X8, id: f32x8) -> Self {
         let mut f = FeatureX8 {

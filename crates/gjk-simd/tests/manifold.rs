@@ -697,9 +697,10 @@ fn a_capsule_across_a_needle_touches_at_its_tip() {
     }
 }
 
-/// Boxes with no extent on some axis as shape A, each the reference face once:
-/// a card standing on its edge on a slab (turned about the vertical by eight
-/// angles), the same card across a card lying flat, a stick, a box of no size.
+/// Boxes with no extent on some axis as shape A, whose face of no width used to
+/// be the reference: a card standing on its edge on a slab (turned about the
+/// vertical by eight angles), the same card across a card lying flat, a stick,
+/// a box of no size.
 /// A face of no width is the segment it covers: two points at the ends of the
 /// edge where it meets the other face (one for the box of no size), wide equal
 /// to the reference. (The card's face used to enter as four corners with two

@@ -73,18 +73,20 @@ fn band(reference: &Feature, view: Vec3, tol: f32) -> f32 {
 /// `view` is the direction the reference polygon is seen from (`±n`, on the side of
 /// its outward normal), against which it turns counter-clockwise.
 ///
-/// An edge that rounding leaves unresolved in A's frame (no longer than
-/// [`MANIFOLD_EDGE_MIN_ULPS`] of its ends' coordinates: a small face posed far
-/// from A's centre, a cap of radius 1e-30 whose chords square to nothing) gets a
-/// NaN normal, which puts every point outside it: such a reference clips to
-/// nothing and the contact's own point stands. A zero normal would put every
-/// point inside, and a turned one keep points far outside the face.
-fn side_plane(reference: &Feature, k: usize, view: Vec3) -> (Vec3, Vec3) {
+/// An edge with no normal (a cap of radius 1e-30, whose chords square to
+/// nothing) gets a NaN normal, and so does an edge of B's (`rounded`: moved into
+/// A's frame, where A's own features are exact) that rounding leaves unresolved
+/// there: no longer than [`MANIFOLD_EDGE_MIN_ULPS`] of its ends' coordinates, a
+/// small face posed far from A's centre. A NaN normal puts every point outside
+/// (every test below is `inside = d <= tol`, false for NaN): such a reference
+/// clips to nothing and the contact's own point stands. A zero normal would
+/// put every point inside, and a turned one keep points far outside the face.
+fn side_plane(reference: &Feature, k: usize, view: Vec3, rounded: bool) -> (Vec3, Vec3) {
     let v = reference.vertices();
     let (p, q) = (v[k], v[(k + 1) % v.len()]);
     let rounding =
         MANIFOLD_EDGE_MIN_ULPS * f32::EPSILON * p.abs().max_element().max(q.abs().max_element());
-    let normal = if (q - p).length() > rounding {
+    let normal = if !rounded || (q - p).length() > rounding {
         (q - p).cross(view).normalize_or(Vec3::NAN)
     } else {
         Vec3::NAN
@@ -161,7 +163,7 @@ pub(crate) fn clip_polygon(
     );
     let sides = reference.vertices().len();
     for k in 0..sides {
-        let (s, origin) = side_plane(reference, k, view);
+        let (s, origin) = side_plane(reference, k, view, reference_side == Side::B);
         let dist = |p: Vec3| s.dot(p - origin);
         next.clear();
         for i in 0..current.len() {
@@ -245,7 +247,7 @@ pub(crate) fn clip_segment(
     ];
     let edge = incident.edge_ids()[0];
     for k in 0..reference.vertices().len() {
-        let (s, origin) = side_plane(reference, k, view);
+        let (s, origin) = side_plane(reference, k, view, reference_side == Side::B);
         let (dp, dq) = (s.dot(p - origin), s.dot(q - origin));
         let (inside_p, inside_q) = (dp <= tol, dq <= tol);
         if inside_p == inside_q {

@@ -10,16 +10,21 @@
 //!   to the contact normal is the *reference* face (A's unless B's is closer by
 //!   [`MANIFOLD_REFERENCE_BIAS`]), the other is clipped to its side planes and
 //!   carried onto its plane along the normal;
-//! - a segment (capsule core, cylinder or cone side) and a polygon: the segment
-//!   clipped to the polygon's side planes, up to two points;
+//! - a segment (capsule core, cylinder or cone side, a card's side seen edge
+//!   on, a stick) and a polygon: the segment clipped to the polygon's side
+//!   planes, up to two points;
 //! - two segments: the two ends of their overlap when they are parallel, else
 //!   the one point where they cross;
-//! - a point (a sphere's core, a needle's cap, a coin's side, a shape of no
-//!   size): the single contact point.
+//! - a point (a sphere's core, a needle's cap, a coin's side, a stick's end, a
+//!   shape of no size): the single contact point.
+//!
+//! A reference face with an edge that has no normal (a cap of radius 1e-30), or
+//! one of B's whose edge rounding leaves unresolved in A's frame (a small face
+//! posed far from A's centre, [`MANIFOLD_EDGE_MIN_ULPS`](crate::tolerance::MANIFOLD_EDGE_MIN_ULPS)), clips to nothing.
 //!
 //! Points farther apart than the prediction distance are dropped, and so are
-//! points deeper than the contact (beyond the tolerance: a reference face that
-//! rounding collapsed has no side planes to clip by); when a disc's
+//! points deeper than the contact (beyond the tolerance; a backstop behind the
+//! rule on unresolved edges); when a disc's
 //! polygon left the deepest point short of the contact's (a chord inside the
 //! rim), the contact's point joins them; the rest are reduced to four (`reduce.rs`): the deepest, then the largest area.
 //! When nothing is left (an oblique face, two crossing edges), the manifold is the
@@ -249,9 +254,9 @@ where
     // Points within the prediction distance (and the tolerance, so that a resting
     // point does not flicker with rounding) stay, and none deeper than the
     // contact (beyond the tolerance): along its normal the contact is as deep as
-    // the shapes reach, so a deeper point comes from a reference face that
-    // rounding collapsed (a face smaller than the ulps of its position in A's
-    // frame has no side planes left to clip by).
+    // the shapes reach, so a deeper point could only come from a reference face
+    // that rounding put out of shape in A's frame (a backstop: side_plane
+    // already refuses edges too short to resolve there).
     let core_depth = c.depth - ma - mb;
     let reach = -prediction - tol - ma - mb;
     let deepest_allowed = core_depth + tol;

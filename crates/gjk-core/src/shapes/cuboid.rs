@@ -43,11 +43,13 @@ pub(crate) fn sign_non_negative(v: Vec3) -> Vec3 {
 
 /// A face of no width is the segment it covers, and a face of no width either
 /// way the point: as a polygon its coincident corners would give side planes of
-/// no normal, and clip nothing. `flat_j` and `flat_k` say which of the face's
-/// axes has no extent (the first and the second axis after the face's own);
-/// the segment keeps the first corner and its neighbour across the flat axis,
-/// and the edge between them, so a card standing on its edge touches along the
-/// edge it stands on, with the ids of that edge's corners.
+/// no normal, which would clip everything and leave one point where the edge
+/// touches along its length. `flat_j` and `flat_k` say which of the face's axes
+/// has no extent (the first and the second axis after the face's own); the
+/// segment keeps the first corner and its neighbour along the face's other axis
+/// (the one with extent), and the edge between them, so a card standing on its
+/// edge touches along the edge it stands on, with the ids of that edge's
+/// corners.
 fn collapse_flat_face(flat_j: bool, flat_k: bool, out: &mut Feature) {
     if !(flat_j || flat_k) {
         return;

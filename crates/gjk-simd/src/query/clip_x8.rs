@@ -137,7 +137,7 @@ impl ClipFrame {
 /// The side plane of reference edge `k` (`clip.rs`'s `side_plane`): outward unit
 /// normal and a point on it, in the lanes where the reference has an edge `k`.
 #[inline(always)]
-fn side_plane(reference: &FeatureX8, k: usize, view: Vec3X8) -> (Vec3X8, Vec3X8) {
+fn side_plane(reference: &FeatureX8, k: usize, view: Vec3X8, rounded: MaskX8) -> (Vec3X8, Vec3X8) {
     let p = reference.vertices[k];
     let q = if k + 1 < reference.vertices.len() {
         let wraps = f32x8::splat((k + 1) as f32).ge(reference.len);
@@ -145,11 +145,11 @@ fn side_plane(reference: &FeatureX8, k: usize, view: Vec3X8) -> (Vec3X8, Vec3X8)
     } else {
         reference.vertices[0]
     };
-    // An edge rounding leaves unresolved, or no normal: NaN, every point
-    // outside (see `clip.rs`).
+    // No normal, or an edge of B's that rounding leaves unresolved in A's
+    // frame: NaN, every point outside (see `clip.rs`).
     let rounding = f32x8::splat(MANIFOLD_EDGE_MIN_ULPS * f32::EPSILON)
         * p.abs().max_element().max(q.abs().max_element());
-    let resolved = (q - p).length_glam().gt(rounding);
+    let resolved = !rounded | (q - p).length_glam().gt(rounding);
     let nan = Vec3X8::splat(glam::Vec3::NAN);
     let normal = (q - p).cross_glam(view).normalize_or_glam(nan);
     (resolved.select(normal, nan), p)
@@ -219,7 +219,7 @@ pub(crate) fn clip_polygon_x8(
         if plane.none() {
             continue;
         }
-        let (s, origin) = side_plane(reference, k, view);
+        let (s, origin) = side_plane(reference, k, view, !frame.reference_is_a);
         if clip_by_plane(
             &poly,
             &mut spare,
@@ -461,7 +461,7 @@ pub(crate) fn clip_segment_x8(
         if plane.none() {
             continue;
         }
-        let (s, origin) = side_plane(reference, k, view);
+        let (s, origin) = side_plane(reference, k, view, !frame.reference_is_a);
         let (dp, dq) = (s.dot_glam(p - origin), s.dot_glam(q - origin));
         let (inside_p, inside_q) = (dp.le(tol), dq.le(tol));
         alive = alive.and_not(plane & !inside_p & !inside_q);

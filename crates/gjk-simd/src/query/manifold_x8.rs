@@ -11,9 +11,9 @@
 //!
 //! | features | kinds (rounded or not) | method |
 //! |---|---|---|
-//! | a vertex and anything named | sphere with sphere, capsule, box, cylinder, cone; a zero-length capsule, a needle's cap, a coin's side, a cylinder or cone of no size | the contact's own point |
+//! | a vertex and anything named | sphere with sphere, capsule, box, cylinder, cone; a zero-length capsule, a needle's cap, a coin's side, a stick's end, a box, cylinder or cone of no size | the contact's own point |
 //! | two segments | capsule-capsule; a cylinder or cone side with a capsule or another side | `clip_x8::overlap_segments_x8` |
-//! | a segment and a box face | capsule-box; cylinder-box and cone-box where the cylinder or cone meets the box with its side | `clip_x8::clip_segment_x8` |
+//! | a segment and a box face | capsule-box; cylinder-box and cone-box where the cylinder or cone meets the box with its side; a card's side or a stick with a box | `clip_x8::clip_segment_x8` |
 //! | two box faces | box-box | `clip_x8::clip_polygon_x8` (Sutherland-Hodgman in slots) |
 //! | a hull's face (three or four vertices) or vertex (a segment hull's segment) with any feature above | hull-hull, hull-box, hull-capsule, sphere-hull, hull with a cylinder's or cone's side | the same cases, the hull's feature looked up lane by lane in its shared `gjk_core::ConvexHull` (`FeatureX8::gather`) |
 //!
@@ -294,7 +294,8 @@ fn build_x8<A: FeatureMapX8, B: FeatureMapX8>(
     wide = wide.and_not(cands.overflow);
 
     // Points within the prediction distance (and the tolerance) stay, and none
-    // deeper than the contact (the reference's rule, for collapsed faces).
+    // deeper than the contact (the reference's backstop, for faces rounding put
+    // out of shape).
     let core_depth = contact.depth - ma - mb;
     let reach = -f32x8::splat(prediction) - tol - ma - mb;
     let deepest_allowed = core_depth + tol;
