@@ -84,9 +84,12 @@ fn band(reference: &Feature, view: Vec3, tol: f32) -> f32 {
 fn side_plane(reference: &Feature, k: usize, view: Vec3, rounded: bool) -> (Vec3, Vec3) {
     let v = reference.vertices();
     let (p, q) = (v[k], v[(k + 1) % v.len()]);
-    let rounding =
-        MANIFOLD_EDGE_MIN_ULPS * f32::EPSILON * p.abs().max_element().max(q.abs().max_element());
-    let normal = if !rounded || (q - p).length() > rounding {
+    // Only B's edges are rounded: A's reference skips the test.
+    let resolved = || {
+        let ends = p.abs().max_element().max(q.abs().max_element());
+        (q - p).length() > MANIFOLD_EDGE_MIN_ULPS * f32::EPSILON * ends
+    };
+    let normal = if !rounded || resolved() {
         (q - p).cross(view).normalize_or(Vec3::NAN)
     } else {
         Vec3::NAN
