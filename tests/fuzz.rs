@@ -108,9 +108,10 @@ fn pose() -> impl Strategy<Value = Pose> {
     (rotation(), translation()).prop_map(|(q, t)| Pose::new(q, t).unwrap())
 }
 
-/// A valid shape of any kind, degenerate ones included.
+/// A valid shape of any kind, degenerate ones included; a rounded shape dilates
+/// any of the others, itself a rounded box at times (nested rounding).
 fn shape() -> impl Strategy<Value = Shape> {
-    let sized = (0usize..7, size(), size(), size(), size());
+    let sized = (0usize..7, 0usize..7, size(), size(), size(), size());
     let hull = prop::collection::vec(
         (
             size(),
@@ -121,26 +122,36 @@ fn shape() -> impl Strategy<Value = Shape> {
         ),
         1..16,
     );
-    (sized, hull).prop_map(|((kind, s1, s2, s3, r), points)| match kind {
-        0 => Sphere::new(s1).unwrap().into(),
-        1 => Cuboid::new(Vec3::new(s1, s2, s3)).unwrap().into(),
-        2 => Capsule::new(s1, s2).unwrap().into(),
-        3 => Cylinder::new(s1, s2).unwrap().into(),
-        4 => Cone::new(s1, s2).unwrap().into(),
-        5 => {
-            // Points on a box of the first size; flat ones (z = 0) half the time.
-            let points: Vec<Vec3> = points
-                .iter()
-                .map(|&(scale, x, y, z, flat)| {
-                    let scale = scale.min(1e17);
-                    Vec3::new(x, y, if flat { 0.0 } else { z }) * scale
-                })
-                .collect();
-            ConvexHull::from_points(&points).unwrap().into()
-        }
-        _ => {
-            let inner: Shape = Cuboid::new(Vec3::new(s1, s2, s3)).unwrap().into();
-            Rounded::new(inner, r.min(MAX_SIZE / 2.0)).unwrap().into()
+    (sized, hull).prop_map(|((kind, inner, s1, s2, s3, r), points)| {
+        let bare = |kind: usize| -> Shape {
+            match kind {
+                0 => Sphere::new(s1).unwrap().into(),
+                1 => Cuboid::new(Vec3::new(s1, s2, s3)).unwrap().into(),
+                2 => Capsule::new(s1, s2).unwrap().into(),
+                3 => Cylinder::new(s1, s2).unwrap().into(),
+                4 => Cone::new(s1, s2).unwrap().into(),
+                5 => {
+                    // Points on a box of the first size; flat ones (z = 0) half the time.
+                    let points: Vec<Vec3> = points
+                        .iter()
+                        .map(|&(scale, x, y, z, flat)| {
+                            let scale = scale.min(1e17);
+                            Vec3::new(x, y, if flat { 0.0 } else { z }) * scale
+                        })
+                        .collect();
+                    ConvexHull::from_points(&points).unwrap().into()
+                }
+                _ => {
+                    let core: Shape = Cuboid::new(Vec3::new(s1, s2, s3)).unwrap().into();
+                    Rounded::new(core, s2.min(MAX_SIZE / 4.0)).unwrap().into()
+                }
+            }
+        };
+        match kind {
+            6 => Rounded::new(bare(inner), r.min(MAX_SIZE / 4.0))
+                .unwrap()
+                .into(),
+            _ => bare(kind),
         }
     })
 }
@@ -413,7 +424,12 @@ proptest! {
                 } else {
                     0.0
                 };
-                let allowed = f64::from(tol + lined_up) + off(w.point_a, w.point_b);
+                // And the points' own rounding in world space: an f32 point
+                // near a translation of 1e24 is only resolved to 2^56.
+                let position = pa.translation().abs().max_element()
+                    .max(pb.translation().abs().max_element());
+                let rounding = 2.0 * f32::EPSILON * position;
+                let allowed = f64::from(tol + lined_up + rounding) + off(w.point_a, w.point_b);
                 for q in m.points() {
                     let off = off(q.point_a, q.point_b);
                     prop_assert!(
