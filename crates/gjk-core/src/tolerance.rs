@@ -335,6 +335,14 @@ pub const CAP_RIM_MIN_GAP: f32 = 1e-3;
 /// notice in a contact's position.
 pub const MANIFOLD_RELATIVE_TOLERANCE: f32 = 1e-4;
 
+/// How far, in bands ([`MANIFOLD_RELATIVE_TOLERANCE`] measured on the reference
+/// face), a point kept in the band of two side planes may lie from their
+/// corner: the band is narrowed where a corner is sharper than about 29
+/// degrees, whose planes would otherwise meet far beyond it (see `clip.rs`'s
+/// `side_planes`). Twice the meeting distance at a right angle (`sqrt 2`)
+/// and more, so that boxes and most hull faces keep their whole band.
+pub const MANIFOLD_BAND_MITRE: f32 = 4.0;
+
 /// A reference edge of B's no longer than this many f32 epsilons of its ends'
 /// largest coordinate in A's frame (where the clipping runs, and where B's
 /// features are rounded by half an ulp per coordinate at each end) has no side

@@ -793,3 +793,74 @@ fn manifolds_of_shapes_1e18_long_stay_as_deep_as_the_contact() {
         }
     }
 }
+
+/// A sliver triangle (a flat hull 4 long whose tip is 0.001 rad wide) as the
+/// reference face, under a box 20 wide turned 45 degrees about the normal whose
+/// corner lies 1 beyond the tip, 0.01 deep: the manifold is the triangle's
+/// three corners. The corner beyond the tip lies within the tolerance band of
+/// both side planes at the tip (0.0005 outside each, the band 0.0021), where
+/// the band's planes meet about 2 from the tip: it used to be kept, 1 off the
+/// triangle. Also the fuzz case that found it: a rounded disc 1e4 across on a
+/// sliver triangle 2.8 long, 8.5 off before.
+#[test]
+fn a_sliver_face_keeps_its_band_near_its_corners() {
+    let tip: Shape = ConvexHull::from_points(&[
+        Vec3::ZERO,
+        Vec3::new(4.0, 0.0, 0.0),
+        Vec3::new(4.0, 0.004, 0.0),
+    ])
+    .unwrap()
+    .into();
+    let slab = cuboid(10.0, 10.0, 10.0);
+    let depth = 0.01;
+    for k in 0..8 {
+        let turn = Quat::from_rotation_z(0.7 * k as f32);
+        let far = Vec3::new(1e3, -2e3, 5e2) * (k % 2) as f32;
+        let centre = Vec3::new(-1.0 + 10.0 * 2f32.sqrt(), -0.0005, 10.0 - depth);
+        let pa = pose(turn, far);
+        let pb = pose(turn * Quat::from_rotation_z(FRAC_PI_4), far + turn * centre);
+        let m = manifold(&tip, &pa, &slab, &pb, 0.0);
+        let corners = [
+            Vec3::ZERO,
+            Vec3::new(4.0, 0.0, 0.0),
+            Vec3::new(4.0, 0.004, 0.0),
+        ];
+        assert_eq!(m.len(), 3, "turn {k}: {m:?}");
+        for c in corners {
+            let on_a = pa.transform_point(c);
+            assert!(
+                m.points()
+                    .iter()
+                    .any(|p| (p.point_a - on_a).length() < 2e-3),
+                "turn {k}: corner {c} missing from {m:?}"
+            );
+        }
+        for p in m.points() {
+            assert!((p.depth - depth).abs() < 1e-3, "turn {k}: {m:?}");
+        }
+    }
+    let disc = Rounded::new(Cone::new(1e-45, 10.0).unwrap().into(), 1e4).unwrap();
+    let a: Shape = disc.into();
+    let b: Shape = ConvexHull::from_points(&[
+        Vec3::new(-2.585_929_2, 0.988_642_8, 0.0),
+        Vec3::new(0.0, -0.008_700_973, 0.0),
+        Vec3::ZERO,
+    ])
+    .unwrap()
+    .into();
+    let pa = pose(
+        Quat::from_xyzw(0.0, -0.603_715_06, -0.458_747_42, 0.651_980_8),
+        Vec3::ZERO,
+    );
+    let pb = at(Vec3::new(0.0, 0.0, -8760.009));
+    let c = contact(&a, &pa, &b, &pb, 0.0).expect("the shapes overlap");
+    let m = manifold(&a, &pa, &b, &pb, 0.0);
+    let band = 1e-4 * (a.bounding_radius() + b.bounding_radius());
+    for p in m.points() {
+        let off = distance_to_shape(&b, &pb, p.point_b);
+        assert!(
+            off <= f64::from(band),
+            "{off} off the triangle: {c:?}: {m:?}"
+        );
+    }
+}

@@ -932,3 +932,45 @@ fn the_common_pair_types_are_computed_wide() {
     check!(5, 2, ConvexHullX8, CapsuleX8, true);
     println!("wide lanes: {}", report.join(", "));
 }
+
+/// A sliver triangle (a flat hull 4 long, its tip 0.001 rad wide) as the
+/// reference face under a box turned 45 degrees, whose corner lies 1 beyond the
+/// tip within the band of both side planes there (gjk-core's
+/// `a_sliver_face_keeps_its_band_near_its_corners`): the band is narrowed at
+/// the tip, the corner is clipped, and the manifold is the triangle's three
+/// corners, wide equal to the reference, in eight turns about the normal.
+#[test]
+fn a_sliver_face_keeps_its_band_near_its_corners() {
+    let corners = [
+        Vec3::ZERO,
+        Vec3::new(4.0, 0.0, 0.0),
+        Vec3::new(4.0, 0.004, 0.0),
+    ];
+    let tip: Shape = ConvexHull::from_points(&corners).unwrap().into();
+    let slab: Shape = Cuboid::new(Vec3::splat(10.0)).unwrap().into();
+    let depth = 0.01;
+    let mut p = Pairs::default();
+    for k in 0..8 {
+        let turn = Quat::from_rotation_z(0.7 * k as f32);
+        let centre = Vec3::new(-1.0 + 10.0 * 2f32.sqrt(), -0.0005, 10.0 - depth);
+        let diamond = turn * Quat::from_rotation_z(std::f32::consts::FRAC_PI_4);
+        p.shapes_a.push(tip.clone());
+        p.poses_a.push(Pose::new(turn, Vec3::ZERO).unwrap());
+        p.shapes_b.push(slab.clone());
+        p.poses_b.push(Pose::new(diamond, turn * centre).unwrap());
+    }
+    let (got, want) = wide_and_reference(&p);
+    for i in 0..p.len() {
+        let m = present_and_exact(&p, i, &got, &want, "sliver");
+        assert_eq!(m.len(), 3, "pair {i}: {m:?}");
+        for c in corners {
+            let on_a = p.poses_a[i].transform_point(c);
+            assert!(
+                m.points()
+                    .iter()
+                    .any(|q| (q.point_a - on_a).length() < 2e-3),
+                "pair {i}: corner {c} missing from {m:?}"
+            );
+        }
+    }
+}

@@ -13,7 +13,7 @@
 use glam::Vec3;
 
 use crate::feature::{Feature, FeatureId};
-use crate::tolerance::MANIFOLD_EDGE_MIN_ULPS;
+use crate::tolerance::{MANIFOLD_BAND_MITRE, MANIFOLD_EDGE_MIN_ULPS};
 
 /// A pair of points, one on each core (A's frame), and the features they lie on.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -54,11 +54,13 @@ enum Along {
     Reference(usize),
 }
 
-/// Scratch buffers for [`clip_polygon`].
+/// Scratch buffers for [`clip_polygon`] and [`clip_segment`].
 #[derive(Debug, Default, Clone)]
 pub(crate) struct ClipBuffers {
     current: Vec<ClipVertex>,
     next: Vec<ClipVertex>,
+    /// The reference polygon's side planes.
+    sides: Vec<(Vec3, Vec3)>,
 }
 
 /// The width of the tolerance band of the side planes: `tol` measured on the
@@ -67,6 +69,40 @@ pub(crate) struct ClipBuffers {
 /// vertex kept in the band is off the face by `tol` at most.
 fn band(reference: &Feature, view: Vec3, tol: f32) -> f32 {
     tol * reference.normal().dot(view).abs()
+}
+
+/// The side planes of the reference polygon (see [`side_plane`]), written to
+/// `sides`, and the factor its band is narrowed by so that the band stays near
+/// the polygon at sharp corners.
+///
+/// Two side planes moved out by a band `b` meet `b / cos(phi / 2)` from their
+/// corner, `phi` the angle between their normals, and `2 cos(phi / 2)` is the
+/// length of the normals' sum: at the corner of a sliver (a hull face whose
+/// corner is a fraction of a degree) a band kept points hundreds of bands
+/// beyond the corner, off the face. Narrowing the band by `min(1, M/2 |n1 +
+/// n2|)` at the polygon's sharpest corner (`M` is [`MANIFOLD_BAND_MITRE`])
+/// keeps every corner's meeting point within `M` bands of it; only corners
+/// sharper than about 29 degrees (`|n1 + n2| < 2 / M`) narrow the band, so
+/// boxes, caps and most hull faces keep it whole. Edges with no side plane (NaN)
+/// narrow nothing; their polygon clips to nothing anyway.
+fn side_planes(
+    reference: &Feature,
+    view: Vec3,
+    rounded: bool,
+    sides: &mut Vec<(Vec3, Vec3)>,
+) -> f32 {
+    let count = reference.vertices().len();
+    sides.clear();
+    sides.extend((0..count).map(|k| side_plane(reference, k, view, rounded)));
+    let mut narrowing = 1.0f32;
+    for k in 0..count {
+        let corner = sides[k].0 + sides[(k + 1) % count].0;
+        let f = 0.5 * MANIFOLD_BAND_MITRE * corner.length();
+        if f < narrowing {
+            narrowing = f;
+        }
+    }
+    narrowing
 }
 
 /// The side plane of reference edge `k`: outward unit normal and a point on it.
@@ -148,8 +184,13 @@ pub(crate) fn clip_polygon(
         Side::A => n,
         Side::B => -n,
     };
-    let tol = band(reference, view, tol);
-    let ClipBuffers { current, next } = buffers;
+    let ClipBuffers {
+        current,
+        next,
+        sides,
+    } = buffers;
+    let narrowing = side_planes(reference, view, reference_side == Side::B, sides);
+    let tol = band(reference, view, tol) * narrowing;
     current.clear();
     current.extend(
         incident
@@ -164,9 +205,8 @@ pub(crate) fn clip_polygon(
                 leaving: Along::Incident(edge),
             }),
     );
-    let sides = reference.vertices().len();
-    for k in 0..sides {
-        let (s, origin) = side_plane(reference, k, view, reference_side == Side::B);
+    let count = sides.len();
+    for (k, &(s, origin)) in sides.iter().enumerate() {
         let dist = |p: Vec3| s.dot(p - origin);
         next.clear();
         for i in 0..current.len() {
@@ -192,10 +232,10 @@ pub(crate) fn clip_polygon(
                 Along::Incident(edge) => (edge, reference.edge_ids()[k]),
                 // The crossing of two side planes: a reference vertex, which lies on
                 // the incident face when the two edges meet there.
-                Along::Reference(j) if (j + 1) % sides == k => {
+                Along::Reference(j) if (j + 1) % count == k => {
                     (incident.id(), reference.vertex_ids()[k])
                 }
-                Along::Reference(j) if (k + 1) % sides == j => {
+                Along::Reference(j) if (k + 1) % count == j => {
                     (incident.id(), reference.vertex_ids()[j])
                 }
                 Along::Reference(_) => (incident.id(), reference.edge_ids()[k]),
@@ -236,21 +276,23 @@ pub(crate) fn clip_segment(
     n: Vec3,
     reference_side: Side,
     tol: f32,
+    buffers: &mut ClipBuffers,
     out: &mut Vec<CorePoint>,
 ) {
     let view = match reference_side {
         Side::A => n,
         Side::B => -n,
     };
-    let tol = band(reference, view, tol);
+    let sides = &mut buffers.sides;
+    let narrowing = side_planes(reference, view, reference_side == Side::B, sides);
+    let tol = band(reference, view, tol) * narrowing;
     let [p, q] = [incident.vertices()[0], incident.vertices()[1]];
     let mut ends = [
         (0.0f32, incident.vertex_ids()[0], reference.id()),
         (1.0f32, incident.vertex_ids()[1], reference.id()),
     ];
     let edge = incident.edge_ids()[0];
-    for k in 0..reference.vertices().len() {
-        let (s, origin) = side_plane(reference, k, view, reference_side == Side::B);
+    for (k, &(s, origin)) in sides.iter().enumerate() {
         let (dp, dq) = (s.dot(p - origin), s.dot(q - origin));
         let (inside_p, inside_q) = (dp <= tol, dq <= tol);
         if inside_p == inside_q {

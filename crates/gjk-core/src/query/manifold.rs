@@ -344,12 +344,12 @@ fn clip_features(
         }
         (2, _) => {
             if aligned(fb, -n).is_some() {
-                clip_segment(fa, fb, n, Side::B, tol, out);
+                clip_segment(fa, fb, n, Side::B, tol, clip, out);
             }
         }
         (_, 2) => {
             if aligned(fa, n).is_some() {
-                clip_segment(fb, fa, n, Side::A, tol, out);
+                clip_segment(fb, fa, n, Side::A, tol, clip, out);
             }
         }
         _ => match (aligned(fa, n), aligned(fb, -n)) {

@@ -18,10 +18,10 @@
 //! vertices; possible only when rounding makes a list non-convex) is marked, and
 //! the manifold leaves it to the scalar reference.
 
-use gjk_core::tolerance::MANIFOLD_EDGE_MIN_ULPS;
+use gjk_core::tolerance::{MANIFOLD_BAND_MITRE, MANIFOLD_EDGE_MIN_ULPS};
 use wide::f32x8;
 
-use crate::feature_x8::FeatureX8;
+use crate::feature_x8::{FEATURE_X8_VERTICES, FeatureX8};
 use crate::math::{CmpX8, MaskX8, Vec3X8};
 
 /// Slots of a clipped polygon: a quadrilateral clipped by four planes has at most
@@ -134,6 +134,34 @@ impl ClipFrame {
     }
 }
 
+/// The side planes of the reference polygon, and the factor its band is
+/// narrowed by at its sharpest corner (`clip.rs`'s `side_planes`: the band's
+/// planes meet within `MANIFOLD_BAND_MITRE` bands of every corner). Slots past
+/// a lane's count hold planes of no edge, which narrow nothing.
+#[inline(always)]
+fn side_planes(
+    reference: &FeatureX8,
+    view: Vec3X8,
+    rounded: MaskX8,
+) -> ([(Vec3X8, Vec3X8); FEATURE_X8_VERTICES], f32x8) {
+    let sides: [(Vec3X8, Vec3X8); FEATURE_X8_VERTICES] =
+        std::array::from_fn(|k| side_plane(reference, k, view, rounded));
+    let mut narrowing = f32x8::ONE;
+    for k in 0..FEATURE_X8_VERTICES {
+        let next = if k + 1 < FEATURE_X8_VERTICES {
+            let wraps = f32x8::splat((k + 1) as f32).ge(reference.len);
+            wraps.select(sides[0].0, sides[k + 1].0)
+        } else {
+            sides[0].0
+        };
+        let corner = sides[k].0 + next;
+        let f = f32x8::splat(0.5 * MANIFOLD_BAND_MITRE) * corner.length_glam();
+        let sharper = f32x8::splat(k as f32).lt(reference.len) & f.lt(narrowing);
+        narrowing = sharper.select(f, narrowing);
+    }
+    (sides, narrowing)
+}
+
 /// The side plane of reference edge `k` (`clip.rs`'s `side_plane`): outward unit
 /// normal and a point on it, in the lanes where the reference has an edge `k`.
 #[inline(always)]
@@ -197,7 +225,8 @@ pub(crate) fn clip_polygon_x8(
     out: &mut CandidatesX8,
 ) -> usize {
     let view = frame.view();
-    let tol = frame.band(reference, view);
+    let (sides, narrowing) = side_planes(reference, view, !frame.reference_is_a);
+    let tol = frame.band(reference, view) * narrowing;
     let n_in = incident.vertices.len();
     let mut poly = PolygonX8 {
         p: [Vec3X8::ZERO; CLIP_SLOTS],
@@ -214,20 +243,12 @@ pub(crate) fn clip_polygon_x8(
     // Each plane clips one buffer into the other; a plane that cuts nothing
     // leaves the polygon where it is.
     let mut spare = poly;
-    for k in 0..reference.vertices.len() {
+    for (k, &side) in sides.iter().enumerate() {
         let plane = lanes & f32x8::splat(k as f32).lt(reference.len) & poly.len.gt(f32x8::ZERO);
         if plane.none() {
             continue;
         }
-        let (s, origin) = side_plane(reference, k, view, !frame.reference_is_a);
-        if clip_by_plane(
-            &poly,
-            &mut spare,
-            (s, origin),
-            tol,
-            (k, reference.len),
-            plane,
-        ) {
+        if clip_by_plane(&poly, &mut spare, side, tol, (k, reference.len), plane) {
             std::mem::swap(&mut poly, &mut spare);
         }
     }
@@ -447,7 +468,8 @@ pub(crate) fn clip_segment_x8(
     out: &mut CandidatesX8,
 ) {
     let view = frame.view();
-    let tol = frame.band(reference, view);
+    let (sides, narrowing) = side_planes(reference, view, !frame.reference_is_a);
+    let tol = frame.band(reference, view) * narrowing;
     let (p, q) = (incident.vertices[0], incident.vertices[1]);
     let edge = incident.edge_ids[0];
     let mut t = [f32x8::ZERO, f32x8::ONE];
@@ -456,12 +478,11 @@ pub(crate) fn clip_segment_x8(
         (incident.vertex_ids[1], reference.id),
     ];
     let mut alive = lanes;
-    for k in 0..reference.vertices.len() {
+    for (k, &(s, origin)) in sides.iter().enumerate() {
         let plane = alive & f32x8::splat(k as f32).lt(reference.len);
         if plane.none() {
             continue;
         }
-        let (s, origin) = side_plane(reference, k, view, !frame.reference_is_a);
         let (dp, dq) = (s.dot_glam(p - origin), s.dot_glam(q - origin));
         let (inside_p, inside_q) = (dp.le(tol), dq.le(tol));
         alive = alive.and_not(plane & !inside_p & !inside_q);
