@@ -22,7 +22,10 @@
 
 use broadphase::{Aabb, Broadphase, DynamicTree, Ray};
 use gjk_core::glam::{Quat, Vec3};
-use gjk_core::tolerance::{MANIFOLD_PARALLEL_SEGMENTS_SIN, MAX_SIZE, TOUCH_TOLERANCE};
+use gjk_core::tolerance::{
+    MANIFOLD_BAND_MITRE, MANIFOLD_PARALLEL_SEGMENTS_SIN, MANIFOLD_RELATIVE_TOLERANCE, MAX_SIZE,
+    TOUCH_TOLERANCE,
+};
 use gjk_core::{
     Capsule, Cone, Contact, ConvexHull, Cuboid, Cylinder, Distance, Feature, Manifold, Pose,
     Rounded, Shape, ShapeError, Sphere, Status, SupportMap, contact, distance, intersection,
@@ -429,7 +432,15 @@ proptest! {
                 let position = pa.translation().abs().max_element()
                     .max(pb.translation().abs().max_element());
                 let rounding = 2.0 * f32::EPSILON * position;
-                let allowed = f64::from(tol + lined_up + rounding) + off(w.point_a, w.point_b);
+                // And the clipping's band: a point that far outside a reference
+                // face's side counts as inside, up to MANIFOLD_BAND_MITRE bands
+                // at its corners (a small face beside a large shape is clipped
+                // by the band of the pair's size).
+                let band = MANIFOLD_BAND_MITRE
+                    * MANIFOLD_RELATIVE_TOLERANCE
+                    * (a.bounding_radius() + b.bounding_radius());
+                let allowed =
+                    f64::from(tol + lined_up + rounding + band) + off(w.point_a, w.point_b);
                 for q in m.points() {
                     let off = off(q.point_a, q.point_b);
                     prop_assert!(
