@@ -343,6 +343,15 @@ pub const MANIFOLD_RELATIVE_TOLERANCE: f32 = 1e-4;
 /// and more, so that boxes and most hull faces keep their whole band.
 pub const MANIFOLD_BAND_MITRE: f32 = 4.0;
 
+/// A reference polygon corner whose two side planes' unit normals sum to no
+/// more than this (a corner under about 7.6e-6 rad, or 64 epsilons) is closed
+/// only by rounding: its side planes are parallel within the rounding of the
+/// edges' directions, and the region inside both runs on past the corner
+/// without end (a sliver triangle 8e6 long with a tip of 3e-9 rad kept a point
+/// 3.6e15 beyond it). Such a polygon clips to nothing, as one with an edge of
+/// no normal does, and the contact's own point stands.
+pub const MANIFOLD_SLIVER_CORNER: f32 = 64.0 * f32::EPSILON;
+
 /// A reference edge of B's no longer than this many f32 epsilons of its ends'
 /// largest coordinate in A's frame (where the clipping runs, and where B's
 /// features are rounded by half an ulp per coordinate at each end) has no side

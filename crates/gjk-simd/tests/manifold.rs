@@ -974,3 +974,46 @@ fn a_sliver_face_keeps_its_band_near_its_corners() {
         }
     }
 }
+
+/// A sliver triangle 8e6 long whose tip (3e-9 rad) f32 cannot resolve: its two
+/// long edges are parallel in f32, so their side planes close nothing beyond
+/// the tip, and a cylinder's side line 2.3e18 long crossing one of them was
+/// clipped to a point 3.6e15 beyond it (the fuzz campaign's case, posed 1e18
+/// from the origin). The polygon now clips to nothing and the contact's own
+/// point stands, on both shapes; wide equal to the reference.
+#[test]
+fn a_sliver_closed_by_rounding_alone_clips_to_nothing() {
+    let sliver: Shape = ConvexHull::from_points(&[
+        Vec3::new(-6_977_871.5, -4_070_348.5, 0.0),
+        Vec3::ZERO,
+        Vec3::new(0.0, -0.027_458_489, 0.0),
+    ])
+    .unwrap()
+    .into();
+    let drum: Shape = Cylinder::new(1.152_921_5e18, 1.152_921_5e18)
+        .unwrap()
+        .into();
+    let q = |x: f32, y: f32, z: f32, w: f32| Quat::from_xyzw(x, y, z, w);
+    let mut p = Pairs::default();
+    p.shapes_a.push(sliver);
+    p.poses_a.push(
+        Pose::new(
+            q(0.085_088_335, -0.023_485_37, -0.711_859_8, 0.696_752_5),
+            Vec3::new(0.0, 1.000_000_05e18, 0.0),
+        )
+        .unwrap(),
+    );
+    p.shapes_b.push(drum);
+    p.poses_b.push(
+        Pose::new(
+            q(-0.411_167_62, 0.617_925_17, -0.670_156_5, 7.472_935_5e-6),
+            Vec3::ZERO,
+        )
+        .unwrap(),
+    );
+    let (got, want) = wide_and_reference(&p);
+    let m = present_and_exact(&p, 0, &got, &want, "sliver closed by rounding");
+    assert_eq!(m.len(), 1, "{m:?}");
+    let tip = p.poses_a[0].transform_point(Vec3::ZERO);
+    assert!((m.points()[0].point_a - tip).length() < 1e12, "{m:?}");
+}

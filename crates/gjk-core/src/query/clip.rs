@@ -13,7 +13,7 @@
 use glam::Vec3;
 
 use crate::feature::{Feature, FeatureId};
-use crate::tolerance::{MANIFOLD_BAND_MITRE, MANIFOLD_EDGE_MIN_ULPS};
+use crate::tolerance::{MANIFOLD_BAND_MITRE, MANIFOLD_EDGE_MIN_ULPS, MANIFOLD_SLIVER_CORNER};
 
 /// A pair of points, one on each core (A's frame), and the features they lie on.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -83,8 +83,10 @@ fn band(reference: &Feature, view: Vec3, tol: f32) -> f32 {
 /// n2|)` at the polygon's sharpest corner (`M` is [`MANIFOLD_BAND_MITRE`])
 /// keeps every corner's meeting point within `M` bands of it; only corners
 /// sharper than about 29 degrees (`|n1 + n2| < 2 / M`) narrow the band, so
-/// boxes, caps and most hull faces keep it whole. Edges with no side plane (NaN)
-/// narrow nothing; their polygon clips to nothing anyway.
+/// boxes, caps and most hull faces keep it whole. A corner that rounding alone
+/// closes ([`MANIFOLD_SLIVER_CORNER`]) makes the factor NaN, and with it the
+/// band: every point is then outside, as with an edge of no side plane (NaN),
+/// which narrows nothing, its polygon clipping to nothing anyway.
 fn side_planes(
     reference: &Feature,
     view: Vec3,
@@ -97,8 +99,11 @@ fn side_planes(
     let mut narrowing = 1.0f32;
     for k in 0..count {
         let corner = sides[k].0 + sides[(k + 1) % count].0;
-        let f = 0.5 * MANIFOLD_BAND_MITRE * corner.length();
-        if f < narrowing {
+        let length = corner.length();
+        let f = 0.5 * MANIFOLD_BAND_MITRE * length;
+        if length <= MANIFOLD_SLIVER_CORNER {
+            narrowing = f32::NAN;
+        } else if f < narrowing {
             narrowing = f;
         }
     }

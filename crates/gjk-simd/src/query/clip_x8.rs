@@ -18,7 +18,7 @@
 //! vertices; possible only when rounding makes a list non-convex) is marked, and
 //! the manifold leaves it to the scalar reference.
 
-use gjk_core::tolerance::{MANIFOLD_BAND_MITRE, MANIFOLD_EDGE_MIN_ULPS};
+use gjk_core::tolerance::{MANIFOLD_BAND_MITRE, MANIFOLD_EDGE_MIN_ULPS, MANIFOLD_SLIVER_CORNER};
 use wide::f32x8;
 
 use crate::feature_x8::{FEATURE_X8_VERTICES, FeatureX8};
@@ -136,8 +136,9 @@ impl ClipFrame {
 
 /// The side planes of the reference polygon, and the factor its band is
 /// narrowed by at its sharpest corner (`clip.rs`'s `side_planes`: the band's
-/// planes meet within `MANIFOLD_BAND_MITRE` bands of every corner). Slots past
-/// a lane's count hold planes of no edge, which narrow nothing.
+/// planes meet within `MANIFOLD_BAND_MITRE` bands of every corner; NaN where a
+/// corner is closed by rounding alone). Slots past a lane's count hold planes
+/// of no edge, which narrow nothing.
 #[inline(always)]
 fn side_planes(
     reference: &FeatureX8,
@@ -155,9 +156,12 @@ fn side_planes(
             sides[0].0
         };
         let corner = sides[k].0 + next;
-        let f = f32x8::splat(0.5 * MANIFOLD_BAND_MITRE) * corner.length_glam();
-        let sharper = f32x8::splat(k as f32).lt(reference.len) & f.lt(narrowing);
-        narrowing = sharper.select(f, narrowing);
+        let length = corner.length_glam();
+        let f = f32x8::splat(0.5 * MANIFOLD_BAND_MITRE) * length;
+        let corner_k = f32x8::splat(k as f32).lt(reference.len);
+        let sliver = corner_k & length.le(f32x8::splat(MANIFOLD_SLIVER_CORNER));
+        let sharper = corner_k & f.lt(narrowing);
+        narrowing = sliver.select(f32x8::splat(f32::NAN), sharper.select(f, narrowing));
     }
     (sides, narrowing)
 }
