@@ -339,8 +339,12 @@ pub const MANIFOLD_RELATIVE_TOLERANCE: f32 = 1e-4;
 /// face), a point kept in the band of two side planes may lie from their
 /// corner: the band is narrowed where a corner is sharper than about 29
 /// degrees, whose planes would otherwise meet far beyond it (see `clip.rs`'s
-/// `side_planes`). Twice the meeting distance at a right angle (`sqrt 2`)
-/// and more, so that boxes and most hull faces keep their whole band.
+/// `side_planes`). Well above the meeting distance at a right angle (`sqrt 2`
+/// bands), so that boxes and most hull faces keep their whole band. The bound
+/// is that of exact planes: a side plane's direction carries the rounding of
+/// its edge (about an epsilon of its length `L`), which moves where two
+/// planes meet by about `eps L / theta` at a corner of angle `theta`; near
+/// [`MANIFOLD_SLIVER_CORNER`] that can exceed the band.
 pub const MANIFOLD_BAND_MITRE: f32 = 4.0;
 
 /// A reference polygon corner whose two side planes' unit normals sum to no

@@ -799,9 +799,9 @@ fn manifolds_of_shapes_1e18_long_stay_as_deep_as_the_contact() {
 /// corner lies 1 beyond the tip, 0.01 deep: the manifold is the triangle's
 /// three corners. The corner beyond the tip lies within the tolerance band of
 /// both side planes at the tip (0.0005 outside each, the band 0.0021), where
-/// the band's planes meet about 2 from the tip: it used to be kept, 1 off the
-/// triangle. Also the fuzz case that found it: a rounded disc 1e4 across on a
-/// sliver triangle 2.8 long, 8.5 off before.
+/// the band's planes meet about 4.2 from the tip: it used to be kept, 1 off the
+/// triangle. Also the fuzz case that found it: a disc of radius 10 rounded by
+/// 1e4 on a sliver triangle 2.8 long, 8.5 off before.
 #[test]
 fn a_sliver_face_keeps_its_band_near_its_corners() {
     let tip: Shape = ConvexHull::from_points(&[

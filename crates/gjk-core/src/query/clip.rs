@@ -66,7 +66,9 @@ pub(crate) struct ClipBuffers {
 /// The width of the tolerance band of the side planes: `tol` measured on the
 /// reference face, which is `tol` times the cosine between the face's normal and
 /// `view` across the normal (the face is seen obliquely along it), so that a
-/// vertex kept in the band is off the face by `tol` at most.
+/// vertex kept in the band is off each side of the face by `tol` at most (and,
+/// with the band narrowed at sharp corners by [`side_planes`], within
+/// [`MANIFOLD_BAND_MITRE`] times `tol` of a corner).
 fn band(reference: &Feature, view: Vec3, tol: f32) -> f32 {
     tol * reference.normal().dot(view).abs()
 }
@@ -168,7 +170,8 @@ fn core_point(
 
 /// The incident polygon clipped to the reference polygon's side planes
 /// (Sutherland-Hodgman), as core points pushed to `out`. A vertex up to `tol`
-/// outside a side plane (measured on the reference face) counts as inside and stays where it is, standing for the
+/// outside a side plane (measured on the reference face, and narrowed at sharp
+/// corners: [`side_planes`]) counts as inside and stays where it is, standing for the
 /// crossing of its edges with the plane, so that a face resting exactly on
 /// another's edge keeps its corners, and their ids, under rounding.
 ///
