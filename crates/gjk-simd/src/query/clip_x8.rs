@@ -147,15 +147,10 @@ fn side_planes(
 ) -> ([(Vec3X8, Vec3X8); FEATURE_X8_VERTICES], f32x8) {
     let sides: [(Vec3X8, Vec3X8); FEATURE_X8_VERTICES] =
         std::array::from_fn(|k| side_plane(reference, k, view, rounded));
+    let normals = sides.map(|(normal, _)| normal);
     let mut narrowing = f32x8::ONE;
     for k in 0..FEATURE_X8_VERTICES {
-        let next = if k + 1 < FEATURE_X8_VERTICES {
-            let wraps = f32x8::splat((k + 1) as f32).ge(reference.len);
-            wraps.select(sides[0].0, sides[k + 1].0)
-        } else {
-            sides[0].0
-        };
-        let corner = sides[k].0 + next;
+        let corner = normals[k] + after(&normals, k, reference.len);
         let length = corner.length_glam();
         let f = f32x8::splat(0.5 * MANIFOLD_BAND_MITRE) * length;
         let corner_k = f32x8::splat(k as f32).lt(reference.len);
@@ -166,17 +161,25 @@ fn side_planes(
     (sides, narrowing)
 }
 
+/// Slot `k + 1` of a reference polygon's slots in each lane, or slot 0 where
+/// `k` is the lane's last (`len` slots): the next vertex, or the next edge's
+/// value, around the polygon (`(k + 1) % len`).
+#[inline(always)]
+fn after(slots: &[Vec3X8; FEATURE_X8_VERTICES], k: usize, len: f32x8) -> Vec3X8 {
+    if k + 1 < FEATURE_X8_VERTICES {
+        let wraps = f32x8::splat((k + 1) as f32).ge(len);
+        wraps.select(slots[0], slots[k + 1])
+    } else {
+        slots[0]
+    }
+}
+
 /// The side plane of reference edge `k` (`clip.rs`'s `side_plane`): outward unit
 /// normal and a point on it, in the lanes where the reference has an edge `k`.
 #[inline(always)]
 fn side_plane(reference: &FeatureX8, k: usize, view: Vec3X8, rounded: MaskX8) -> (Vec3X8, Vec3X8) {
     let p = reference.vertices[k];
-    let q = if k + 1 < reference.vertices.len() {
-        let wraps = f32x8::splat((k + 1) as f32).ge(reference.len);
-        wraps.select(reference.vertices[0], reference.vertices[k + 1])
-    } else {
-        reference.vertices[0]
-    };
+    let q = after(&reference.vertices, k, reference.len);
     // No normal, or an edge of B's that rounding leaves unresolved in A's
     // frame: NaN, every point outside (see `clip.rs`).
     let rounding = f32x8::splat(MANIFOLD_EDGE_MIN_ULPS * f32::EPSILON)
