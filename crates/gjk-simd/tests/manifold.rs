@@ -1017,3 +1017,50 @@ fn a_sliver_closed_by_rounding_alone_clips_to_nothing() {
     let tip = p.poses_a[0].transform_point(Vec3::ZERO);
     assert!((m.points()[0].point_a - tip).length() < 1e12, "{m:?}");
 }
+
+/// The same rule computed wide: a capsule lying across a flat sliver triangle
+/// (a hull of three points whose tip is 2.5e-6 rad, under
+/// `MANIFOLD_SLIVER_CORNER`'s 7.6e-6) is a segment on a hull face, which the
+/// wide stage clips itself (the decoy check shows every lane wide), where the
+/// test above runs the reference's fallback. The triangle clips the segment to
+/// nothing, and the contact's own point stands: one point, on the triangle,
+/// wide equal to the reference.
+#[test]
+fn a_sliver_closed_by_rounding_alone_clips_to_nothing_wide() {
+    use gjk_simd::{CapsuleX8, ConvexHullX8};
+    let corners = [
+        Vec3::ZERO,
+        Vec3::new(4.0, 0.0, 0.0),
+        Vec3::new(4.0, 1e-5, 0.0),
+    ];
+    let sliver: Shape = ConvexHull::from_points(&corners).unwrap().into();
+    let rod: Shape = Capsule::new(3.0, 0.5).unwrap().into();
+    // The rod along x, across the tip and past it, 0.01 into the triangle.
+    let lying = Quat::from_rotation_z(-std::f32::consts::FRAC_PI_2);
+    let mut p = Pairs::default();
+    for k in 0..8 {
+        let turn = Quat::from_rotation_z(0.7 * k as f32);
+        let origin = Vec3::splat(1e3 * (k % 2) as f32);
+        p.shapes_a.push(sliver.clone());
+        p.poses_a.push(Pose::new(turn, origin).unwrap());
+        p.shapes_b.push(rod.clone());
+        let centre = origin + turn * Vec3::new(1.5, 0.0, 0.49);
+        p.poses_b.push(Pose::new(turn * lying, centre).unwrap());
+    }
+    assert_eq!(
+        lanes::wide_lanes::<ConvexHullX8, CapsuleX8>(&p, 0),
+        (8, 8),
+        "every lane wide"
+    );
+    let (got, want) = wide_and_reference(&p);
+    for i in 0..p.len() {
+        let m = present_and_exact(&p, i, &got, &want, "sliver closed by rounding, wide");
+        assert_eq!(m.len(), 1, "pair {i}: {m:?}");
+        let q = m.points()[0];
+        let local = p.poses_a[i].inverse_transform_point(q.point_a);
+        assert!(
+            local.z.abs() < 1e-3 && (-1e-3..4.001).contains(&local.x) && local.y.abs() < 1e-3,
+            "pair {i}: {local} off the triangle: {m:?}"
+        );
+    }
+}
