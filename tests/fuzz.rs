@@ -11,6 +11,8 @@
 //! contacts; a manifold's deepest point is as deep as its contact.
 //!
 //! The seed is fixed (a failure prints its minimal case, shrunk, and replays).
+//! A campaign can explore other cases with `FUZZ_SEED` (decimal or `0x` hex),
+//! which each property prints, so that a failure names the seed it replays with.
 //! CI runs a few hundred cases a property (`PROPTEST_CASES` unset: 256 for the
 //! cheap properties, 64 and 16 for the costlier). The long campaign runs about
 //! 1.5 million cases in all (400,000 for each cheap property, a quarter and a
@@ -43,8 +45,26 @@ const SEED: u64 = 0x23_f022;
 /// Cases a property runs by default (CI), before the weight of each.
 const DEFAULT_CASES: u32 = 256;
 
+/// The seed: `FUZZ_SEED` (decimal, or hex after `0x`, `_` allowed between
+/// digits) or the fixed one. A seed that does not parse is an error, not a
+/// silent fall back to the fixed one.
+fn seed() -> u64 {
+    let Ok(text) = std::env::var("FUZZ_SEED") else {
+        return SEED;
+    };
+    let digits = text.replace('_', "");
+    let parsed = match digits.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => digits.parse::<u64>(),
+    };
+    let seed = parsed.unwrap_or_else(|_| panic!("FUZZ_SEED={text:?} is not a u64"));
+    // Captured by the test harness and shown with a failure.
+    eprintln!("fuzz seed {seed:#x}");
+    seed
+}
+
 /// The configuration of a property: `PROPTEST_CASES` (or the default) divided
-/// by `cost`, at least 16, with the fixed seed and no regression files.
+/// by `cost`, at least 16, with the seed and no regression files.
 fn config(cost: u32) -> Config {
     let base = std::env::var("PROPTEST_CASES")
         .ok()
@@ -52,7 +72,7 @@ fn config(cost: u32) -> Config {
         .unwrap_or(DEFAULT_CASES);
     Config {
         cases: (base / cost).max(16),
-        rng_seed: RngSeed::Fixed(SEED),
+        rng_seed: RngSeed::Fixed(seed()),
         failure_persistence: None,
         max_shrink_iters: 2048,
         ..Config::default()
