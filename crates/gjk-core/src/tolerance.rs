@@ -70,6 +70,23 @@ pub const GJK_GAP_FLOOR: f32 = 8.0 * f32::EPSILON;
 /// approaches linearly, would spend further iterations on its last ulps.
 pub const TOUCH_TOLERANCE: f32 = 2.0 * f32::EPSILON;
 
+/// A GJK loop that stalls (`|v|` no longer decreases) with its support plane
+/// separating nothing (`v·w <= 0`: no lower bound above zero) and `|v|` within
+/// this fraction of the pair's scale counts the cores as touching. Its `|v|` is
+/// then only an upper bound, and within the rounding of the support points
+/// (each an ulp or so of the scale, after a rotation and a sum): f64 cannot
+/// tell the origin's side of a simplex that thin. Two nearly segment-like
+/// shapes crossing (a box 0.036 long and 1e-4 thick across a cylinder 1.45
+/// long and 3e-4 wide) overlapping by 4.3e-7 stalled at `|v|` = 1.96e-7 with
+/// the plane along `v` showing an overlap of 0.003, and came back apart along
+/// a normal square to the contact's, where the swapped pair touched. It is
+/// the gap floor's figure ([`GJK_GAP_FLOOR`]), four touch tolerances. Such a
+/// pair touches in all three queries; its contact is EPA's, or, should EPA
+/// find no polytope to start from, GJK's closest points with a depth of minus
+/// `|v|` (down to four touch tolerances, where other touching contacts stop at
+/// one).
+pub const STALL_TOUCHING: f32 = GJK_GAP_FLOOR;
+
 /// Hard cap on EPA expansions. Polytopes (boxes, hulls) converge in under 10; EPA on
 /// curved cores (cylinders, cones) converges linearly and is cut here.
 pub const EPA_MAX_ITERATIONS: u32 = 128;

@@ -666,3 +666,67 @@ fn long_curved_cores_where_the_support_repeats_with_the_gap_open() {
         }
     }
 }
+
+/// Campaign seed 291126, case 65281 (`long`, scale 1e-4, shrunk): a box 0.036
+/// long and 1e-4 thick across a cylinder 1.45 long and 3.2e-4 wide, overlapping
+/// by 4.3e-7 (the oracle's least support of `A - B`, in f64). gjk-core's GJK
+/// stalled at `|v|` = 1.96e-7 with the plane along `v` showing an overlap of
+/// 0.003, and answered "apart" along a normal square to the contact's,
+/// where the swapped pair touched; a speculative contact then carried that
+/// normal. A stall that no plane shows apart, within `STALL_TOUCHING` of the
+/// scale, now touches: gjk-core's three queries in both orders, the batch
+/// distance and contact, and the contacts' normals and depths are the
+/// oracle's. (The wide boolean loop, in f32, ends after six support points on
+/// a plane that rounding puts 2e-7 apart, one order of the two: within the
+/// touching band, where the booleans of the two paths may differ.)
+#[test]
+fn crossing_thin_shapes_that_stall_touch() {
+    let a: Shape = Cuboid::new(Vec3::new(9.505_616e-5, 4.552_577e-5, 0.018_139_943))
+        .unwrap()
+        .into();
+    let b: Shape = Cylinder::new(0.727_483_5, 0.000_162_163_14).unwrap().into();
+    let pa = pose_xyzw(
+        [0.240_347_98, 0.829_655_2, 0.161_422_49, 0.477_334_32],
+        [0.008_299_935, 0.008_229_452, 0.012_366_344],
+    );
+    let pb = pose_xyzw(
+        [-0.170_632_88, 0.865_489_2, -0.141_945_29, 0.449_070_7],
+        [0.146_335_35, -0.646_825_5, 0.293_883_98],
+    );
+    let (depth, normal) = penetration_by_directions(&a, &pa, &b, &pb, 20_000);
+    assert!(
+        (depth - 4.32e-7).abs() < 2e-8,
+        "the oracle: {depth} along {normal}"
+    );
+    let scale = a.bounding_radius() + b.bounding_radius();
+    // The depth as the pair's f32 arithmetic resolves it: a few ulps of the scale.
+    let tol = 8.0 * f32::EPSILON * scale;
+    for (sa, qa, sb, qb, sign) in [(&a, &pa, &b, &pb, 1.0), (&b, &pb, &a, &pa, -1.0)] {
+        let msg = format!("{sa:?} at {qa:?}, {sb:?} at {qb:?}");
+        assert!(intersects(sa, qa, sb, qb), "{msg}");
+        let d = distance(sa, qa, sb, qb);
+        assert_eq!(d.distance, 0.0, "{msg}: {d:?}");
+        let c = gjk_core::contact(sa, qa, sb, qb, 0.125).expect("touching shapes have a contact");
+        assert!(
+            (f64::from(c.depth) - depth).abs() <= f64::from(tol),
+            "{msg}: {c:?}"
+        );
+        let n = c.normal.as_dvec3() * sign;
+        assert!(n.dot(normal) > 0.999, "{msg}: {c:?} against {normal}");
+        for options in SHORTCUTS {
+            let (wa, wpa, wb, wpb) = columns(&[(sa.clone(), *qa, sb.clone(), *qb)]);
+            let wide = distance_batch_with(&wa, &wpa, &wb, &wpb, options).unwrap()[0];
+            assert_eq!(wide.distance, 0.0, "{msg} ({options:?}): {wide:?}");
+            let w = contact_batch_with(&wa, &wpa, &wb, &wpb, 0.125, options).unwrap()[0]
+                .expect("touching shapes have a contact");
+            assert!(
+                (f64::from(w.depth) - depth).abs() <= f64::from(tol),
+                "{msg}: {w:?}"
+            );
+            assert!(
+                w.normal.as_dvec3().dot(normal * sign) > 0.999,
+                "{msg}: {w:?}"
+            );
+        }
+    }
+}

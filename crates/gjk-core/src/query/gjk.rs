@@ -7,7 +7,9 @@ use super::simplex::Simplex;
 use super::status::Status;
 use crate::math::Pose;
 use crate::support::SupportMap;
-use crate::tolerance::{GJK_GAP_FLOOR, GJK_MAX_ITERATIONS, GJK_RELATIVE_GAP, TOUCH_TOLERANCE};
+use crate::tolerance::{
+    GJK_GAP_FLOOR, GJK_MAX_ITERATIONS, GJK_RELATIVE_GAP, STALL_TOUCHING, TOUCH_TOLERANCE,
+};
 
 /// What [`intersection`] found.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -97,12 +99,14 @@ pub(crate) fn dilate(
 /// Termination tests, in order: containment (`|v|` within the touch tolerance),
 /// the early verdicts of the boolean goal, the relative duality gap with its
 /// rounding floor, a repeated support point, and no decrease of `|v|` (which makes
-/// cycling impossible: bepu's rule). The cap ends everything else.
+/// cycling impossible: bepu's rule; touching when nothing shows the cores apart,
+/// see [`STALL_TOUCHING`]). The cap ends everything else.
 pub(crate) fn run<A, B>(m: &mut Minkowski<A, B>, goal: Goal) -> GjkOutcome
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
+    let scale = f64::from(m.scale());
     let touch = TOUCH_TOLERANCE * m.scale();
     // Start from the support along the line between the centres: for separated
     // shapes it is already close to the closest feature.
@@ -175,7 +179,12 @@ where
             );
         }
         if next_v.length_squared() >= vv {
-            // No progress: the previous simplex is as good as it gets.
+            // No progress: the previous simplex is as good as it gets. With no
+            // plane showing the cores apart and `|v|` within the rounding of the
+            // support points, they touch (see `STALL_TOUCHING`).
+            if vw <= 0.0 && v_len <= STALL_TOUCHING as f64 * scale {
+                return outcome(previous, v, true, true, iterations, Status::Converged);
+            }
             let hit = matches!(goal, Goal::Boolean { reach } if v_len <= reach as f64);
             return outcome(previous, v, false, hit, iterations, Status::Converged);
         }
