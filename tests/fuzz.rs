@@ -45,15 +45,18 @@ const SEED: u64 = 0x23_f022;
 /// Cases a property runs by default (CI), before the weight of each.
 const DEFAULT_CASES: u32 = 256;
 
-/// The seed: `FUZZ_SEED` (decimal, or hex after `0x`, `_` allowed between
-/// digits) or the fixed one. A seed that does not parse is an error, not a
-/// silent fall back to the fixed one.
+/// The seed: `FUZZ_SEED` (decimal, or hex after `0x`, with `_` ignored) or the
+/// fixed one. A seed that does not parse is an error, not a silent fall back
+/// to the fixed one.
 fn seed() -> u64 {
-    let Ok(text) = std::env::var("FUZZ_SEED") else {
-        return SEED;
+    let text = match std::env::var("FUZZ_SEED") {
+        Ok(text) => text,
+        Err(std::env::VarError::NotPresent) => return SEED,
+        Err(e) => panic!("FUZZ_SEED: {e}"),
     };
     let digits = text.replace('_', "");
-    let parsed = match digits.strip_prefix("0x") {
+    let hex = digits.strip_prefix("0x").or(digits.strip_prefix("0X"));
+    let parsed = match hex {
         Some(hex) => u64::from_str_radix(hex, 16),
         None => digits.parse::<u64>(),
     };

@@ -20,7 +20,9 @@
 //! frame, where every query runs: B's pose relative to A's is computed (in f64)
 //! from one subtraction of the translations, so the pair's place in the world
 //! does not enter, and each position then carries at most about an ulp of that
-//! scale. Any gap above it is reported.
+//! scale. Any gap above it is reported, unless GJK stalls on it with no plane
+//! showing the shapes apart, within four times the bound
+//! ([`tolerance::STALL_TOUCHING`]): they then touch.
 //!
 //! ```
 //! use gjk_core::{Cuboid, Pose, Sphere, contact, distance, intersects};

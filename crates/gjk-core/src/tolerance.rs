@@ -53,6 +53,8 @@ pub const GJK_GAP_FLOOR: f32 = 8.0 * f32::EPSILON;
 /// queries: `intersects` is true, `distance` is 0, `contact` returns a contact whose
 /// depth lies in `[-TOUCH_TOLERANCE × scale, 0]`. It is also the containment test of
 /// GJK: a simplex that comes this close to the origin encloses it for f32 purposes.
+/// (A GJK stall that no plane shows apart touches up to four times this:
+/// [`STALL_TOUCHING`].)
 ///
 /// The value is what the arithmetic resolves in the pair's frame. Every query runs
 /// in A's frame: B's origin there is one exact subtraction of the world
@@ -60,7 +62,8 @@ pub const GJK_GAP_FLOOR: f32 = 8.0 * f32::EPSILON;
 /// the two are within a factor of two of each other) and one rotation, and B's
 /// support points one more rotation and a sum. Each rounds to half an ulp of the
 /// magnitudes involved, at most about the pair's scale, so a gap above two ulps of
-/// the scale is one the arithmetic tells from zero, and is reported; below it the
+/// the scale is one the arithmetic tells from zero, and is reported (unless GJK
+/// stalls on it with nothing showing it, [`STALL_TOUCHING`]); below it the
 /// shapes touch. (It was 1e-6, eight ulps, which reported gaps several times larger
 /// than the rounding as touching.)
 ///
@@ -70,22 +73,26 @@ pub const GJK_GAP_FLOOR: f32 = 8.0 * f32::EPSILON;
 /// approaches linearly, would spend further iterations on its last ulps.
 pub const TOUCH_TOLERANCE: f32 = 2.0 * f32::EPSILON;
 
-/// A GJK loop that stalls (`|v|` no longer decreases) with its support plane
-/// separating nothing (`v·w <= 0`: no lower bound above zero) and `|v|` within
-/// this fraction of the pair's scale counts the cores as touching. Its `|v|` is
-/// then only an upper bound, and within the rounding of the support points
-/// (each an ulp or so of the scale, after a rotation and a sum): f64 cannot
-/// tell the origin's side of a simplex that thin. Two nearly segment-like
-/// shapes crossing (a box 0.036 long and 1e-4 thick across a cylinder 1.45
-/// long and 3e-4 wide) overlapping by 4.3e-7 stalled at `|v|` = 1.96e-7 with
-/// the plane along `v` showing an overlap of 0.003, and came back apart along
-/// a normal square to the contact's, where the swapped pair touched. It is
-/// the gap floor's figure ([`GJK_GAP_FLOOR`]), four touch tolerances. Such a
-/// pair touches in all three queries; its contact is EPA's, or, should EPA
-/// find no polytope to start from, GJK's closest points with a depth of minus
-/// `|v|` (down to four touch tolerances, where other touching contacts stop at
-/// one).
-pub const STALL_TOUCHING: f32 = GJK_GAP_FLOOR;
+/// A GJK loop that stalls (`|v|` no longer decreases) with no support plane of
+/// its run showing the cores apart by more than [`TOUCH_TOLERANCE`] (its best
+/// lower bound `v·w / |v|`), and `|v|` within this fraction of the pair's scale,
+/// counts the cores as touching. Its `|v|` is then only an upper bound, within
+/// the rounding of the support points (each an ulp or so of the scale, after a
+/// rotation and a sum): f64 cannot tell the origin's side of a simplex that
+/// thin. Two nearly segment-like shapes crossing (a box 0.036 long and 1e-4
+/// thick across a cylinder 1.45 long and 3.2e-4 wide) overlapping by 4.3e-7
+/// stalled at `|v|` = 1.96e-7 with the plane along `v` showing an overlap of
+/// 0.003, and came back apart along a normal square to the contact's, where the
+/// swapped pair touched.
+///
+/// Such a pair touches for `intersects` and `distance`, and `contact` runs EPA
+/// on it; should EPA find no polytope to start from, the contact is GJK's
+/// closest points as for a pair apart, none at prediction 0 (a normal from a
+/// stall that thin would be the wrong one). The wide loops follow the rule
+/// through gjk-core where they recheck a stalled lane; elsewhere the two paths
+/// may differ on pairs one to four touch tolerances apart, far inside the
+/// touching band their differential tests allow.
+pub const STALL_TOUCHING: f32 = 4.0 * TOUCH_TOLERANCE;
 
 /// Hard cap on EPA expansions. Polytopes (boxes, hulls) converge in under 10; EPA on
 /// curved cores (cylinders, cones) converges linearly and is cut here.

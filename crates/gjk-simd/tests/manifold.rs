@@ -1018,13 +1018,13 @@ fn a_sliver_closed_by_rounding_alone_clips_to_nothing() {
     assert!((m.points()[0].point_a - tip).length() < 1e12, "{m:?}");
 }
 
-/// The same rule computed wide: a capsule lying across a flat sliver triangle
-/// (a hull of three points whose tip is 2.5e-6 rad, under
+/// The same rule, shown to be computed wide: a capsule lying across a flat
+/// sliver triangle (a hull of three points whose tip is 2.5e-6 rad, under
 /// `MANIFOLD_SLIVER_CORNER`'s 7.6e-6) is a segment on a hull face, which the
-/// wide stage clips itself (the decoy check shows every lane wide), where the
-/// test above runs the reference's fallback. The triangle clips the segment to
-/// nothing, and the contact's own point stands: one point, on the triangle,
-/// wide equal to the reference.
+/// wide stage clips itself, and the decoy check shows every lane wide (the
+/// test above, a cylinder's side on a hull face, is clipped wide too, without
+/// that proof). The triangle clips the segment to nothing, and the contact's
+/// own point stands: one point, on the triangle, wide equal to the reference.
 #[test]
 fn a_sliver_closed_by_rounding_alone_clips_to_nothing_wide() {
     use gjk_simd::{CapsuleX8, ConvexHullX8};

@@ -90,11 +90,9 @@ where
     }
     // Apart, or within the touch tolerance of each other without a polytope
     // around the origin for EPA to start from: GJK's closest points decide.
-    // Cores GJK found touching (a stall within `STALL_TOUCHING`, up to four
-    // touch tolerances) have a contact, as their distance is 0.
     let core_distance = out.v.length() as f32;
     let gap = core_distance - ma - mb;
-    if gap > prediction.max(touch) && !out.cores_overlap {
+    if gap > prediction.max(touch) {
         return None;
     }
     let n = if core_distance > 0.0 {

@@ -117,6 +117,8 @@ where
     let mut v = first.w.as_dvec3();
     let touch = touch as f64;
     let mut iterations = 1;
+    // The run's best lower bound of the cores' distance, `v·w / |v|`.
+    let mut lower = f64::NEG_INFINITY;
     let outcome = |simplex, v, cores_overlap, shapes_intersect, iterations, status| GjkOutcome {
         simplex,
         v,
@@ -150,6 +152,7 @@ where
         let w = m.support((-v / v_len).as_vec3());
         iterations += 1;
         let vw = v.dot(w.w.as_dvec3());
+        lower = lower.max(vw / v_len);
         // `v·w / |v|` is a lower bound of the cores' distance: the plane through w
         // orthogonal to v separates the origin from core(A) - core(B).
         if let Goal::Boolean { reach } = goal
@@ -180,9 +183,10 @@ where
         }
         if next_v.length_squared() >= vv {
             // No progress: the previous simplex is as good as it gets. With no
-            // plane showing the cores apart and `|v|` within the rounding of the
-            // support points, they touch (see `STALL_TOUCHING`).
-            if vw <= 0.0 && v_len <= STALL_TOUCHING as f64 * scale {
+            // plane of the run showing the cores apart by more than the touch
+            // tolerance and `|v|` within the rounding of the support points,
+            // they touch (see `STALL_TOUCHING`).
+            if lower <= touch && v_len <= STALL_TOUCHING as f64 * scale {
                 return outcome(previous, v, true, true, iterations, Status::Converged);
             }
             let hit = matches!(goal, Goal::Boolean { reach } if v_len <= reach as f64);
