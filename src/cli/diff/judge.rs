@@ -412,8 +412,8 @@ pub fn judge(
         // where no certificate can tell presence from absence.
         (r, Answer::Failed(_)) if role == Role::Independent => {
             let presence = matches!(r, Answer::Intersects { .. } | Answer::Contact(_));
-            // Just past the band's edge, only an answer of "apart" that nothing
-            // refutes (the shapes are not shown to touch).
+            // Just past the band's edge, only an answer of "apart" (its gap
+            // certified above 0, so nothing shows the shapes touching).
             let absence = matches!(
                 r,
                 Answer::Intersects {
@@ -421,8 +421,7 @@ pub fn judge(
                 } | Answer::Contact(None)
             );
             let p = query.prediction(e.case);
-            let unrefuted_absence =
-                absence && e.truth() != Some(true) && e.near_distance_within_slack(p);
+            let unrefuted_absence = absence && e.near_distance_within_slack(p);
             if presence && (e.near_distance(p) || unrefuted_absence) {
                 in_band
             } else {

@@ -106,8 +106,8 @@ where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
-    let scale = f64::from(m.scale());
     let touch = TOUCH_TOLERANCE * m.scale();
+    let stall_touch = f64::from(STALL_TOUCHING * m.scale());
     // Start from the support along the line between the centres: for separated
     // shapes it is already close to the closest feature.
     let first_dir = m.towards_b().unwrap_or(Vec3::X);
@@ -117,8 +117,9 @@ where
     let mut v = first.w.as_dvec3();
     let touch = touch as f64;
     let mut iterations = 1;
-    // The run's best lower bound of the cores' distance, `v·w / |v|`.
-    let mut lower = f64::NEG_INFINITY;
+    // Whether a plane of the run showed the cores apart by more than the touch
+    // tolerance (its lower bound `v·w / |v|` above it).
+    let mut shown_apart = false;
     let outcome = |simplex, v, cores_overlap, shapes_intersect, iterations, status| GjkOutcome {
         simplex,
         v,
@@ -152,7 +153,7 @@ where
         let w = m.support((-v / v_len).as_vec3());
         iterations += 1;
         let vw = v.dot(w.w.as_dvec3());
-        lower = lower.max(vw / v_len);
+        shown_apart |= vw > touch * v_len;
         // `v·w / |v|` is a lower bound of the cores' distance: the plane through w
         // orthogonal to v separates the origin from core(A) - core(B).
         if let Goal::Boolean { reach } = goal
@@ -186,7 +187,7 @@ where
             // plane of the run showing the cores apart by more than the touch
             // tolerance and `|v|` within the rounding of the support points,
             // they touch (see `STALL_TOUCHING`).
-            if lower <= touch && v_len <= STALL_TOUCHING as f64 * scale {
+            if !shown_apart && v_len <= stall_touch {
                 return outcome(previous, v, true, true, iterations, Status::Converged);
             }
             let hit = matches!(goal, Goal::Boolean { reach } if v_len <= reach as f64);
